@@ -1,0 +1,39 @@
+# Two commands do all set-up: `make run` (the main job, offline) and `make test`.
+SHELL := /bin/bash
+STAMP := node_modules/.install-stamp
+PF := npx --no-install persona-forge
+
+.PHONY: install run test lint typecheck vitest pytest bench clean
+
+install: $(STAMP)
+
+$(STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(STAMP)
+
+run: install
+	$(PF) run pipelines/quickstart.yaml --out out/quickstart
+	@echo
+	@echo "Outputs are in out/quickstart/ (manifest.json lists every file with its sha256)."
+
+lint: install
+	npx --no-install biome check .
+
+typecheck: install
+	npx --no-install tsc --noEmit -p tsconfig.json
+
+vitest: install
+	npx --no-install vitest run
+
+pytest:
+	@if [ -d python ] && ls python/test_*.py >/dev/null 2>&1; then \
+	  cd python && python3 -m unittest discover -v -p 'test_*.py'; \
+	else echo "no python tests yet"; fi
+
+test: lint typecheck vitest pytest
+
+bench: install
+	@for b in bench/*.ts; do echo "== $$b"; npx --no-install tsx $$b; done
+
+clean:
+	rm -rf out .pf-cache

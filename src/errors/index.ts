@@ -1,0 +1,196 @@
+/**
+ * One error root for the whole library. Callers branch on `code` or on the class, never on the
+ * message text. Every message says what failed, the offending value and how to fix it.
+ *
+ * @example
+ * try { loadPipeline('p.yaml') } catch (error) {
+ *   if (error instanceof ConfigError) console.error(error.file, error.issues);
+ * }
+ */
+export type ErrorCode =
+  | 'CONFIG_INVALID'
+  | 'CONFIG_NOT_FOUND'
+  | 'INPUT_INVALID'
+  | 'LLM_CALL_FAILED'
+  | 'LLM_SCHEMA_MISMATCH'
+  | 'BUDGET_EXCEEDED'
+  | 'STAGE_FAILED'
+  | 'PLAN_INVALID'
+  | 'SYNTH_FAILED'
+  | 'INTERPOLATION_FAILED'
+  | 'MEMORY_OP_INVALID'
+  | 'VALIDATION_FAILED'
+  | 'EXPORT_FAILED'
+  | 'HUB_FAILED'
+  | 'TRAINING_JOB_FAILED'
+  | 'PREFLIGHT_FAILED'
+  | 'RECIPE_INVALID'
+  | 'REWARD_FAILED'
+  | 'NOT_FOUND';
+
+export interface PersonaForgeErrorOptions {
+  cause?: unknown;
+  /** A one-line hint telling the user how to fix the problem. */
+  hint?: string;
+}
+
+export class PersonaForgeError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: PersonaForgeErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.hint = options.hint;
+  }
+}
+
+/** One problem inside a configuration file, located by its YAML path. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+  value?: unknown;
+}
+
+/** A pipeline, recipe or reward config file that cannot be loaded; names the file and every bad path. */
+export class ConfigError extends PersonaForgeError {
+  readonly file: string;
+  readonly issues: ConfigIssue[];
+
+  constructor(file: string, issues: ConfigIssue[], options: PersonaForgeErrorOptions = {}) {
+    const lines = issues.map((issue) => {
+      const shown = issue.value === undefined ? '' : ` (got ${JSON.stringify(issue.value)})`;
+      return `  at ${issue.path || '<root>'}: ${issue.message}${shown}`;
+    });
+    super('CONFIG_INVALID', `${file} is invalid:\n${lines.join('\n')}`, options);
+    this.file = file;
+    this.issues = issues;
+  }
+}
+
+/** Bad input data (a record, a CLI flag, a host conversation): names the source and field. */
+export class InputError extends PersonaForgeError {
+  readonly source: string;
+  readonly field: string | undefined;
+
+  constructor(source: string, message: string, options: PersonaForgeErrorOptions & { field?: string } = {}) {
+    super(
+      'INPUT_INVALID',
+      `${source}${options.field === undefined ? '' : ` (${options.field})`}: ${message}`,
+      options,
+    );
+    this.source = source;
+    this.field = options.field;
+  }
+}
+
+export class LlmCallError extends PersonaForgeError {
+  readonly status: number | undefined;
+  readonly isRetryable: boolean;
+  readonly endpoint: string;
+
+  constructor(
+    endpoint: string,
+    message: string,
+    options: PersonaForgeErrorOptions & { status?: number; isRetryable?: boolean } = {},
+  ) {
+    super('LLM_CALL_FAILED', `LLM endpoint "${endpoint}": ${message}`, options);
+    this.endpoint = endpoint;
+    this.status = options.status;
+    this.isRetryable = options.isRetryable ?? false;
+  }
+}
+
+/** The model answered, but never with JSON that satisfies the requested schema. */
+export class LlmSchemaError extends PersonaForgeError {
+  readonly attempts: number;
+  readonly lastIssues: string;
+
+  constructor(
+    endpoint: string,
+    attempts: number,
+    lastIssues: string,
+    options: PersonaForgeErrorOptions = {},
+  ) {
+    super(
+      'LLM_SCHEMA_MISMATCH',
+      `LLM endpoint "${endpoint}" gave no schema-valid answer in ${attempts} attempts: ${lastIssues}`,
+      options,
+    );
+    this.attempts = attempts;
+    this.lastIssues = lastIssues;
+  }
+}
+
+export class BudgetExceededError extends PersonaForgeError {
+  readonly budgetUsd: number;
+  readonly spentUsd: number;
+
+  constructor(budgetUsd: number, spentUsd: number) {
+    super(
+      'BUDGET_EXCEEDED',
+      `budget of $${budgetUsd.toFixed(4)} reached (spent $${spentUsd.toFixed(4)}); the run stopped before exceeding it`,
+      { hint: 'raise --budget-usd and run the same command again: finished records are kept' },
+    );
+    this.budgetUsd = budgetUsd;
+    this.spentUsd = spentUsd;
+  }
+}
+
+export class StageError extends PersonaForgeError {
+  readonly stage: string;
+
+  constructor(stage: string, message: string, options: PersonaForgeErrorOptions = {}) {
+    super('STAGE_FAILED', `stage "${stage}": ${message}`, options);
+    this.stage = stage;
+  }
+}
+
+export class MemoryOpError extends PersonaForgeError {
+  constructor(message: string, options: PersonaForgeErrorOptions = {}) {
+    super('MEMORY_OP_INVALID', message, options);
+  }
+}
+
+export class TrainingJobError extends PersonaForgeError {
+  readonly command: string;
+  readonly exitCode: number | undefined;
+  readonly stderrTail: string;
+
+  constructor(
+    command: string,
+    exitCode: number | undefined,
+    stderrTail: string,
+    options: PersonaForgeErrorOptions = {},
+  ) {
+    super(
+      'TRAINING_JOB_FAILED',
+      `command failed with exit code ${exitCode ?? 'unknown'}: ${command}\n${stderrTail}`,
+      options,
+    );
+    this.command = command;
+    this.exitCode = exitCode;
+    this.stderrTail = stderrTail;
+  }
+}
+
+export class PreflightError extends PersonaForgeError {
+  readonly failures: string[];
+
+  constructor(failures: string[]) {
+    super('PREFLIGHT_FAILED', `preflight failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+    this.failures = failures;
+  }
+}
+
+export class HubError extends PersonaForgeError {
+  constructor(message: string, options: PersonaForgeErrorOptions = {}) {
+    super('HUB_FAILED', message, options);
+  }
+}
+
+/** True for any error this library threw on purpose. */
+export function isPersonaForgeError(error: unknown): error is PersonaForgeError {
+  return error instanceof PersonaForgeError;
+}

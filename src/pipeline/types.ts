@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { LlmClient } from '../llm/types.js';
+import type { QuarantineRecord } from '../schemas/common.js';
+import type { PipelineConfig } from '../schemas/pipeline.js';
+import type { Rng } from '../util/rng.js';
+
+/**
+ * What a stage sees while it runs. Stages never touch process state: randomness, the model,
+ * quarantine and progress all come through here.
+ */
+export interface StageContext {
+  /** The run directory (`--out`). The stage writes under `<runDir>/<stage name>/`. */
+  runDir: string;
+  seed: number;
+  config: PipelineConfig;
+  llm: LlmClient;
+  shard: { index: number; count: number } | null;
+  /** Seeded stream keyed by the stage name plus `parts` (user id, purpose). */
+  rng(...parts: Array<string | number>): Rng;
+  /** Keeps a failed record with its reason (written to `<runDir>/quarantine.jsonl`). */
+  quarantine(record: Omit<QuarantineRecord, 'stage'>): void;
+  /** Progress hint for reduce stages (map stages are counted by the runner). */
+  progress(done: number, total: number): void;
+  signal: AbortSignal;
+}
+
+/**
+ * A per-user stage: the runner streams the records of the `inputs` stages (joined by `userId`,
+ * in input order), calls `process` for each, and writes the outputs to `output` in input order.
+ * Resumable record by record; shardable by user.
+ *
+ * @example
+ * const synth: MapStage<UserDialogue> = { kind: 'map', name: 'synth', inputs: ['plan'],
+ *   output: 'dialogues/dialogues.jsonl', schema: UserDialogue, process: async ({ plan }, ctx) => … };
+ */
+export interface MapStage<Out = unknown> {
+  kind: 'map';
+  name: string;
+  /** Names of earlier stages whose records are joined by userId; empty for the source stage. */
+  inputs: string[];
+  /** Output path relative to the run directory, e.g. `plan/plan.jsonl`. */
+  output: string;
+  schema: z.ZodType<Out>;
+  /** Source stages list their work items (each with a `userId`); others leave it out. */
+  source?(ctx: StageContext): Promise<Array<{ userId: string } & Record<string, unknown>>>;
+  /** Returns the record for one user; throwing quarantines the user with the error's message. */
+  process(inputs: Record<string, unknown>, ctx: StageContext): Promise<Out>;
+}
+
+/** A whole-corpus stage (validate, export, report): reads what it needs, writes atomically. */
+export interface ReduceStage {
+  kind: 'reduce';
+  name: string;
+  inputs: string[];
+  /** Output paths relative to the run directory (files or folders) for the manifest. */
+  outputs: string[];
+  run(
+    ctx: StageContext,
+  ): Promise<{ in: number; out: number; quarantined: number; notes?: Record<string, unknown> }>;
+}
+
+export type Stage = MapStage | ReduceStage;

@@ -1,0 +1,6 @@
+export * from './common.js';
+export * from './dialogue.js';
+export * from './llm-config.js';
+export * from './persona.js';
+export * from './pipeline.js';
+export * from './plan.js';

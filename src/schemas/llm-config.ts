@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** A named OpenAI-compatible endpoint. Owned by src/llm (see its README section in ARCHITECTURE.md). */
+export const EndpointConfig = z
+  .object({
+    /** One or more base URLs (…/v1); several are load-balanced by least requests in flight. */
+    baseUrl: z.union([z.string().url(), z.array(z.string().url()).min(1)]),
+    model: z.string().min(1),
+    /** Name of the environment variable holding the API key (never the key itself). */
+    apiKeyEnv: z.string().optional(),
+    maxConcurrency: z.number().int().min(1).default(16),
+    requestsPerMinute: z.number().int().min(1).optional(),
+    tokensPerMinute: z.number().int().min(1).optional(),
+    timeoutMs: z.number().int().min(100).default(120_000),
+    maxRetries: z.number().int().min(0).default(4),
+    /** USD per 1M prompt / completion tokens. */
+    priceInputPerM: z.number().min(0).default(0),
+    priceOutputPerM: z.number().min(0).default(0),
+    /** How to ask for structured output; `auto` tries json_schema, then json_object, then instructions. */
+    structuredOutput: z.enum(['auto', 'json_schema', 'json_object', 'instructions']).default('auto'),
+  })
+  .strict();
+export type EndpointConfig = z.infer<typeof EndpointConfig>;
+
+export const LlmConfig = z
+  .object({
+    endpoints: z.record(z.string(), EndpointConfig).default({}),
+    /** role → endpoint name; roles with no endpoint use the offline backend. */
+    roles: z.record(z.string(), z.string()).default({}),
+    cache: z
+      .object({ enabled: z.boolean().default(true), dir: z.string().default('.pf-cache/llm') })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+export type LlmConfig = z.infer<typeof LlmConfig>;

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { ExportConfig } from './export-config.js';
+import { LlmConfig } from './llm-config.js';
+import { MemoryConfig } from './memory-config.js';
+import { PersonasConfig } from './personas-config.js';
+import { PlanConfig } from './plan-config.js';
+import { ReportConfig } from './report-config.js';
+import { SynthConfig } from './synth-config.js';
+import { ValidateConfig } from './validate-config.js';
+
+export const STAGE_NAMES = ['plan', 'synth', 'memory', 'validate', 'export', 'report'] as const;
+export const StageName = z.enum(STAGE_NAMES);
+export type StageName = z.infer<typeof StageName>;
+
+/**
+ * A pipeline file: which stages run and the settings of each. Loaded by `loadPipeline`
+ * (env interpolation, `extends:`), validated strictly so a typo names its path.
+ */
+export const PipelineConfig = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    seed: z.number().int().min(0).default(42),
+    stages: z.array(StageName).min(1),
+    llm: LlmConfig.prefault({}),
+    personas: PersonasConfig.prefault({}),
+    plan: PlanConfig.prefault({}),
+    synth: SynthConfig.prefault({}),
+    memory: MemoryConfig.prefault({}),
+    validate: ValidateConfig.prefault({}),
+    export: ExportConfig.prefault({}),
+    report: ReportConfig.prefault({}),
+  })
+  .strict();
+export type PipelineConfig = z.infer<typeof PipelineConfig>;
+export type PipelineConfigInput = z.input<typeof PipelineConfig>;
