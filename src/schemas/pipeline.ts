@@ -21,6 +21,8 @@ export const PipelineConfig = z
     name: z.string().min(1),
     description: z.string().optional(),
     seed: z.number().int().min(0).default(42),
+    /** Users processed at once by per-user stages (raise it for remote LLM endpoints). */
+    concurrency: z.number().int().min(1).default(8),
     stages: z.array(StageName).min(1),
     llm: LlmConfig.prefault({}),
     personas: PersonasConfig.prefault({}),

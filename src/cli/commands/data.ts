@@ -1,0 +1,147 @@
+import { cp, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { mergeAndFinish, runPipelineFile, runStagesInDir } from '../../pipeline/run-file.js';
+import type { RunSummary } from '../../pipeline/runner.js';
+import { findUserPlan, formatPlanTimeline } from '../../plan/index.js';
+import { parseNumber, parseShard } from '../main.js';
+import { createReporter, type OutputMode } from '../reporters.js';
+
+interface RunFlags {
+  out: string;
+  seed?: number;
+  shard?: { index: number; count: number };
+  llmBaseUrl?: string;
+  llmModel?: string;
+  llmApiKeyEnv?: string;
+  budgetUsd?: number;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+function outputMode(flags: { quiet?: boolean; json?: boolean }): OutputMode {
+  return flags.json === true ? 'json' : flags.quiet === true ? 'quiet' : 'auto';
+}
+
+function llmOverride(flags: RunFlags): { baseUrl: string; model: string; apiKeyEnv?: string } | undefined {
+  if (flags.llmBaseUrl === undefined && flags.llmModel === undefined) return undefined;
+  if (flags.llmBaseUrl === undefined || flags.llmModel === undefined) {
+    throw new Error('--llm-base-url and --llm-model go together (the endpoint and the model it serves)');
+  }
+  return {
+    baseUrl: flags.llmBaseUrl,
+    model: flags.llmModel,
+    ...(flags.llmApiKeyEnv === undefined ? {} : { apiKeyEnv: flags.llmApiKeyEnv }),
+  };
+}
+
+function runOptions(flags: RunFlags) {
+  const llm = llmOverride(flags);
+  return {
+    outDir: flags.out,
+    reporter: createReporter(outputMode(flags)),
+    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+    ...(llm === undefined ? {} : { llm }),
+    ...(flags.budgetUsd === undefined ? {} : { budgetUsd: flags.budgetUsd }),
+  };
+}
+
+function printWhere(summary: RunSummary, flags: { quiet?: boolean; json?: boolean }): void {
+  if (flags.json === true || flags.quiet === true) return;
+  console.log(`run directory: ${summary.runDir}`);
+  console.log(`  manifest.json    config, counts, usage, sha256 of every file`);
+  console.log(`  quarantine.jsonl records that failed, with reasons`);
+  for (const stage of summary.stages) {
+    if (stage.status === 'done' || stage.status === 'skipped') {
+      console.log(
+        `  ${stage.name.padEnd(16)} ${stage.out} out, ${stage.quarantined} quarantined${stage.offline ? ' (offline)' : ''}`,
+      );
+    }
+  }
+}
+
+function withRunFlags(command: Command): Command {
+  return command
+    .option('--seed <n>', 'override the pipeline seed', (v) => Math.trunc(parseNumber(v)))
+    .option('--llm-base-url <url>', 'point every model role at this OpenAI-compatible endpoint')
+    .option('--llm-model <name>', 'model served by --llm-base-url')
+    .option('--llm-api-key-env <var>', 'environment variable holding the API key')
+    .option('--budget-usd <x>', 'stop cleanly before spending more than this', parseNumber)
+    .option('--quiet', 'no progress output')
+    .option('--json', 'machine-readable progress events on stdout');
+}
+
+/** run, plan, synth, memory, validate, export, report, merge, inspect. */
+export function registerDataCommands(program: Command): void {
+  withRunFlags(
+    program
+      .command('run <pipeline>')
+      .description('run every stage the pipeline names (resumes an interrupted run)')
+      .requiredOption('--out <dir>', 'run directory')
+      .option('--shard <i/n>', 'process only shard i of n (users split deterministically)', parseShard),
+  ).action(async (pipeline: string, flags: RunFlags) => {
+    printWhere(await runPipelineFile(pipeline, runOptions(flags)), flags);
+  });
+
+  withRunFlags(
+    program
+      .command('plan <pipeline>')
+      .description('sample personas and write plan/plan.jsonl')
+      .requiredOption('--out <dir>', 'run directory'),
+  ).action(async (pipeline: string, flags: RunFlags) => {
+    printWhere(await runPipelineFile(pipeline, { ...runOptions(flags), only: ['plan'] }), flags);
+  });
+
+  withRunFlags(
+    program
+      .command('synth <plan-dir>')
+      .description('realize the plans of a run directory into dialogues/dialogues.jsonl')
+      .requiredOption('--out <dir>', 'run directory to write (may be the plan directory)'),
+  ).action(async (planDir: string, flags: RunFlags) => {
+    if (resolve(planDir) !== resolve(flags.out)) {
+      await mkdir(flags.out, { recursive: true });
+      await cp(join(planDir, 'plan'), join(flags.out, 'plan'), { recursive: true });
+      await cp(join(planDir, 'manifest.json'), join(flags.out, 'manifest.json'));
+      await cp(join(planDir, '.state'), join(flags.out, '.state'), { recursive: true });
+    }
+    const { outDir: _ignored, ...rest } = runOptions(flags);
+    printWhere(await runStagesInDir(flags.out, ['synth'], rest), flags);
+  });
+
+  for (const [name, description] of [
+    ['memory', 'replay memory over the dialogues: memory/ snapshots, traces, trajectories'],
+    ['validate', 'rule and judge checks, dedup: validation.json and quarantine.jsonl'],
+    ['export', 'SFT / RL / eval datasets, parquet and dataset card under export/'],
+    ['report', 'self-contained report.html with charts'],
+  ] as const) {
+    withRunFlags(program.command(`${name} <run-dir>`).description(description)).action(
+      async (runDir: string, flags: RunFlags) => {
+        const { outDir: _ignored, ...rest } = runOptions({ ...flags, out: runDir });
+        printWhere(await runStagesInDir(runDir, [name], rest), flags);
+      },
+    );
+  }
+
+  program
+    .command('merge <dirs...>')
+    .description('combine --shard run directories, then run the whole-corpus stages')
+    .requiredOption('--out <dir>', 'merged run directory')
+    .option('--quiet', 'no progress output')
+    .option('--json', 'machine-readable progress events')
+    .action(async (dirs: string[], flags: { out: string; quiet?: boolean; json?: boolean }) => {
+      printWhere(
+        await mergeAndFinish(dirs, flags.out, { reporter: createReporter(outputMode(flags)) }),
+        flags,
+      );
+    });
+
+  const inspect = program.command('inspect').description('look inside a run directory');
+  inspect
+    .command('plan <dir>')
+    .description("print one user's planned timeline")
+    .requiredOption('--user <id>', 'user id, e.g. train-00000')
+    .action(async (dir: string, flags: { user: string }) => {
+      console.log(formatPlanTimeline(await findUserPlan(dir, flags.user)));
+    });
+}

@@ -1,0 +1,64 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { isPersonaForgeError } from '../errors/index.js';
+import { registerDataCommands } from './commands/data.js';
+import { registerToolCommands } from './commands/tools.js';
+
+/**
+ * The `persona-forge` command line: argv → one library call → formatted output. All behaviour
+ * lives in the library; this file only parses, dispatches and reports errors.
+ */
+export function createProgram(): Command {
+  const program = new Command('persona-forge')
+    .description('Training data for long-term personalized assistants, ms-swift training and rewards.')
+    .option('--debug', 'show stack traces on errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerDataCommands(program);
+  registerToolCommands(program);
+  return program;
+}
+
+/** Parses `--shard i/n`. */
+export function parseShard(value: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || count < 1 || index >= count) {
+    throw new InvalidArgumentError(`expected i/n with 0 ≤ i < n, e.g. 0/4 (got "${value}")`);
+  }
+  return { index, count };
+}
+
+/** Parses a non-negative number flag. */
+export function parseNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError(`expected a non-negative number (got "${value}")`);
+  return n;
+}
+
+/** Entry point used by bin/persona-forge.js. Sets process.exitCode; never throws. */
+export async function main(argv: string[]): Promise<void> {
+  const program = createProgram();
+  const debug = argv.includes('--debug');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode;
+      return;
+    }
+    process.exitCode = 1;
+    if (debug) {
+      console.error(error);
+      return;
+    }
+    if (isPersonaForgeError(error)) {
+      console.error(`error [${error.code}]: ${error.message}`);
+      if (error.hint !== undefined) console.error(`hint: ${error.hint}`);
+    } else {
+      console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+      console.error('(run again with --debug for the stack trace)');
+    }
+  }
+}

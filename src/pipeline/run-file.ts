@@ -1,0 +1,111 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { loadPipeline } from '../config/index.js';
+import { InputError } from '../errors/index.js';
+import { applyLlmOverride, createLlmClient } from '../llm/index.js';
+import { PipelineConfig } from '../schemas/pipeline.js';
+import { mergeShards } from './merge.js';
+import type { RunReporter } from './progress.js';
+import { defaultStages } from './registry.js';
+import { type RunSummary, runPipeline, type StageEntry } from './runner.js';
+
+export interface RunFileOptions {
+  outDir: string;
+  seed?: number;
+  shard?: { index: number; count: number } | null;
+  /** Points every model role at one OpenAI-compatible endpoint (overrides the file). */
+  llm?: { baseUrl: string; model: string; apiKeyEnv?: string };
+  budgetUsd?: number;
+  reporter?: RunReporter;
+  signal?: AbortSignal;
+  /** Run only these stages of the pipeline. */
+  only?: string[];
+  stages?: Record<string, StageEntry>;
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Loads a pipeline file and runs it: the library call behind `persona-forge run`.
+ *
+ * @example
+ * await runPipelineFile('pipelines/quickstart.yaml', { outDir: 'out/quickstart' });
+ */
+export async function runPipelineFile(file: string, options: RunFileOptions): Promise<RunSummary> {
+  const loaded = await loadPipeline(file, options.env === undefined ? {} : { env: options.env });
+  let config = loaded.config;
+  if (options.seed !== undefined) config = { ...config, seed: options.seed };
+  return runConfig(config, file, options);
+}
+
+/**
+ * Runs stages of an existing run directory again with the configuration recorded in its
+ * manifest: the call behind `persona-forge memory|validate|export|report <run-dir>`.
+ */
+export async function runStagesInDir(
+  runDir: string,
+  only: string[],
+  options: Omit<RunFileOptions, 'outDir' | 'only'> = {},
+): Promise<RunSummary> {
+  const config = await readRunConfig(runDir);
+  return runConfig(config, join(runDir, 'manifest.json'), { ...options, outDir: runDir, only });
+}
+
+/** The resolved pipeline configuration recorded in a run directory's manifest. */
+export async function readRunConfig(runDir: string): Promise<PipelineConfig> {
+  const path = join(resolve(runDir), 'manifest.json');
+  let manifest: { config?: unknown };
+  try {
+    manifest = JSON.parse(await readFile(path, 'utf8')) as { config?: unknown };
+  } catch (error) {
+    throw new InputError(path, 'not a persona-forge run directory (no readable manifest.json)', {
+      cause: error,
+      hint: 'run `persona-forge run <pipeline.yaml> --out <dir>` first',
+    });
+  }
+  const parsed = PipelineConfig.safeParse(manifest.config);
+  if (!parsed.success) throw new InputError(path, `recorded config is invalid: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+/**
+ * Merges shard run directories and runs the whole-corpus stages on the result: the call
+ * behind `persona-forge merge <dirs…> --out <dir>`.
+ */
+export async function mergeAndFinish(
+  dirs: string[],
+  outDir: string,
+  options: Omit<RunFileOptions, 'outDir'> = {},
+): Promise<RunSummary> {
+  const stages = options.stages ?? defaultStages;
+  const config = await mergeShards(dirs, outDir, stages);
+  return runConfig(config, join(dirs[0] as string, 'manifest.json'), {
+    ...options,
+    outDir,
+    shard: null,
+    stages,
+  });
+}
+
+async function runConfig(config: PipelineConfig, file: string, options: RunFileOptions): Promise<RunSummary> {
+  let llmConfig = config.llm;
+  if (options.llm !== undefined) {
+    llmConfig = applyLlmOverride(llmConfig, options.llm);
+    config = { ...config, llm: llmConfig };
+  }
+  const llm = createLlmClient(llmConfig, {
+    cacheDir: resolve(llmConfig.cache.dir),
+    ...(options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  return runPipeline({
+    config,
+    configFile: file,
+    outDir: options.outDir,
+    llm,
+    stages: options.stages ?? defaultStages,
+    shard: options.shard ?? null,
+    ...(options.only === undefined ? {} : { only: options.only }),
+    ...(options.reporter === undefined ? {} : { reporter: options.reporter }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}

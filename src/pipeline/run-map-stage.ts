@@ -1,0 +1,174 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BudgetExceededError, PersonaForgeError, StageError } from '../errors/index.js';
+import type { QuarantineRecord } from '../schemas/common.js';
+import { StageJournal } from './journal.js';
+import { mergeJoin } from './merge-join.js';
+import { type RunReporter, StageMeter } from './progress.js';
+import { stateDir, writeLinesAtomic } from './stage-state.js';
+import type { MapStage, StageContext } from './types.js';
+
+export interface MapStageRun {
+  in: number;
+  out: number;
+  quarantined: QuarantineRecord[];
+}
+
+export interface MapStageDeps {
+  ctx: StageContext;
+  /** Output path of every earlier stage, by stage name. */
+  outputs: Record<string, string>;
+  concurrency: number;
+  reporter: RunReporter;
+  now: () => number;
+  /** Cumulative LLM figures, for progress lines. */
+  usage: () => { tokens: number; costUsd: number; cacheHits: number };
+}
+
+type WorkItem = { userId: string; records: Record<string, unknown> };
+
+function byUserId(a: { userId: string }, b: { userId: string }): number {
+  return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0;
+}
+
+async function countLines(path: string): Promise<number> {
+  try {
+    const text = await readFile(path, 'utf8');
+    let n = 0;
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+    return n;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs one per-user stage with resume: finished users are journaled as they complete (in any
+ * order, `concurrency` at a time); on the next run they are skipped; at the end the output is
+ * rebuilt in input (userId) order and written atomically, so it is byte-identical however often
+ * the stage was interrupted. A user whose `process` throws is quarantined with the reason; a
+ * budget stop ends the stage cleanly after in-flight users finish and rethrows.
+ */
+export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<MapStageRun> {
+  const { ctx } = deps;
+  const journal = new StageJournal(join(stateDir(ctx.runDir), `${stage.name}.journal.jsonl`));
+  const finished = await journal.load();
+
+  let items: AsyncIterable<WorkItem> | WorkItem[];
+  let total: number;
+  if (stage.inputs.length === 0) {
+    if (stage.source === undefined)
+      throw new StageError(stage.name, 'a stage with no inputs needs a source()');
+    let list = (await stage.source(ctx)).slice().sort(byUserId);
+    if (ctx.shard !== null) {
+      const { index, count } = ctx.shard;
+      list = list.filter((_, i) => i % count === index);
+    }
+    items = list.map((item) => ({ userId: item.userId, records: { source: item } }));
+    total = list.length;
+  } else {
+    const files: Record<string, string> = {};
+    for (const name of stage.inputs) {
+      const path = deps.outputs[name];
+      if (path === undefined) {
+        throw new StageError(
+          stage.name,
+          `needs the output of stage "${name}", which this pipeline does not run`,
+          {
+            hint: `add "${name}" before "${stage.name}" in the pipeline's stages list`,
+          },
+        );
+      }
+      files[name] = path;
+    }
+    total = await countLines(files[stage.inputs[0] as string] as string);
+    items = mergeJoin(files);
+  }
+
+  const meter = new StageMeter(total, finished.size, deps.now);
+  deps.reporter({ type: 'stage-start', stage: stage.name, total, resumed: finished.size });
+  const order: string[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let stopError: unknown = null;
+  let lastReport = 0;
+
+  const report = (force = false) => {
+    const now = deps.now();
+    if (!force && now - lastReport < 500) return;
+    lastReport = now;
+    const usage = deps.usage();
+    deps.reporter({
+      type: 'stage-progress',
+      stage: stage.name,
+      done: meter.done,
+      total: meter.total,
+      failures: meter.failures,
+      ratePerSec: meter.rate(),
+      etaSec: meter.eta(),
+      ...usage,
+    });
+  };
+
+  const runOne = async (item: WorkItem): Promise<void> => {
+    try {
+      const record = await stage.process(item.records, ctx);
+      const parsed = stage.schema.safeParse(record);
+      if (!parsed.success) {
+        const reason = `output does not match the stage schema: ${parsed.error.issues
+          .slice(0, 3)
+          .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+          .join('; ')}`;
+        await journal.append({ userId: item.userId, ok: false, reason, code: 'SCHEMA' });
+        meter.failures++;
+      } else {
+        await journal.append({ userId: item.userId, ok: true, record: parsed.data });
+      }
+    } catch (error) {
+      if (error instanceof BudgetExceededError || ctx.signal.aborted) {
+        stopError ??= error;
+        return;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      const code = error instanceof PersonaForgeError ? error.code : 'ERROR';
+      await journal.append({ userId: item.userId, ok: false, reason, code });
+      meter.failures++;
+    }
+    meter.done++;
+    report();
+  };
+
+  for await (const item of items) {
+    order.push(item.userId);
+    if (finished.has(item.userId)) continue;
+    if (stopError !== null || ctx.signal.aborted) break;
+    const task = runOne(item).finally(() => inFlight.delete(task));
+    inFlight.add(task);
+    if (inFlight.size >= deps.concurrency) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  await journal.close();
+  report(true);
+  if (stopError !== null) throw stopError;
+  if (ctx.signal.aborted)
+    throw new StageError(stage.name, 'interrupted; run the same command again to resume');
+
+  const entries = await journal.load();
+  const outLines: string[] = [];
+  const quarantined: QuarantineRecord[] = [];
+  for (const userId of order) {
+    const line = entries.get(userId);
+    if (line === undefined) continue;
+    const entry = JSON.parse(line) as { ok: boolean; record?: unknown; reason?: string; code?: string };
+    if (entry.ok) outLines.push(JSON.stringify(entry.record));
+    else
+      quarantined.push({
+        stage: stage.name,
+        inputId: userId,
+        reason: entry.reason ?? 'unknown',
+        ...(entry.code === undefined ? {} : { code: entry.code }),
+      });
+  }
+  await writeLinesAtomic(join(ctx.runDir, stage.output), outLines);
+  await journal.remove();
+  return { in: order.length, out: outLines.length, quarantined };
+}

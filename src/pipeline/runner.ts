@@ -1,0 +1,337 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { BudgetExceededError, StageError } from '../errors/index.js';
+import type { LlmClient } from '../llm/types.js';
+import type { QuarantineRecord } from '../schemas/common.js';
+import type { PipelineConfig } from '../schemas/pipeline.js';
+import { writeJson } from '../util/fs.js';
+import { hashValue, stableStringify } from '../util/hash.js';
+import { createRng } from '../util/rng.js';
+import { gitCommit, hashOutputs, packageVersion } from './manifest.js';
+import type { RunReporter } from './progress.js';
+import { runMapStage } from './run-map-stage.js';
+import { clearMarker, readMarker, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
+import type { Stage, StageContext } from './types.js';
+
+/** A stage plus the model roles it may call (for offline/online labelling in the manifest). */
+export interface StageEntry {
+  stage: Stage;
+  roles: string[];
+}
+
+export interface RunPipelineOptions {
+  config: PipelineConfig;
+  /** The pipeline file the config came from (recorded in the manifest). */
+  configFile: string;
+  outDir: string;
+  llm: LlmClient;
+  stages: Record<string, StageEntry>;
+  shard?: { index: number; count: number } | null;
+  /** Run only these stages of the pipeline's list (earlier outputs must exist). */
+  only?: string[];
+  reporter?: RunReporter;
+  signal?: AbortSignal;
+  /** Milliseconds clock, injectable for tests. @default Date.now */
+  now?: () => number;
+  /** Users processed at once in per-user stages. @default config.concurrency */
+  concurrency?: number;
+}
+
+export interface StageSummary {
+  name: string;
+  kind: 'map' | 'reduce';
+  status: 'done' | 'skipped' | 'not-run' | 'stopped' | 'failed';
+  in: number;
+  out: number;
+  quarantined: number;
+  offline: boolean;
+  models: Record<string, string>;
+  seconds: number;
+  notes?: Record<string, unknown>;
+}
+
+export interface RunSummary {
+  runDir: string;
+  ok: boolean;
+  stages: StageSummary[];
+  message?: string;
+}
+
+/**
+ * Runs the pipeline's stages in order into `outDir`, resuming whatever a previous run of the
+ * same configuration finished, and writes `manifest.json` and `quarantine.jsonl`.
+ *
+ * @example
+ * const { config } = await loadPipeline('pipelines/quickstart.yaml');
+ * await runPipeline({ config, configFile: 'pipelines/quickstart.yaml', outDir: 'out/q', llm, stages: defaultStages });
+ */
+export async function runPipeline(options: RunPipelineOptions): Promise<RunSummary> {
+  const { config, llm } = options;
+  const runDir = resolve(options.outDir);
+  const now = options.now ?? Date.now;
+  const reporter = options.reporter ?? (() => {});
+  const signal = options.signal ?? new AbortController().signal;
+  const shard = options.shard ?? null;
+  const startedAt = new Date(now()).toISOString();
+  const started = now();
+  await mkdir(stateDir(runDir), { recursive: true });
+
+  const names = config.stages.filter((name) => options.only === undefined || options.only.includes(name));
+  reporter({
+    type: 'run-start',
+    runDir,
+    stages: names,
+    seed: config.seed,
+    shard: shard === null ? null : `${shard.index}/${shard.count}`,
+  });
+
+  const configHash = hashValue(config);
+  const fingerprints = stageFingerprints(config, shard);
+  const outputs: Record<string, string> = {};
+  const summaries: StageSummary[] = [];
+  let failure: { message: string; error: unknown } | null = null;
+
+  for (const name of config.stages) {
+    const entry = options.stages[name];
+    if (entry === undefined) {
+      throw new StageError(name, 'no such stage is registered', {
+        hint: `known stages: ${Object.keys(options.stages).join(', ')}`,
+      });
+    }
+    const { stage } = entry;
+    if (stage.kind === 'map') outputs[name] = join(runDir, stage.output);
+    const fingerprint = fingerprints[name] as string;
+    const models = Object.fromEntries(entry.roles.map((role) => [role, llm.modelFor(role)]));
+    const offline = entry.roles.every((role) => llm.isOffline(role));
+    const base = { name, kind: stage.kind, in: 0, out: 0, quarantined: 0, offline, models, seconds: 0 };
+
+    if (failure !== null || !names.includes(name)) {
+      const marker = await readMarker(runDir, name);
+      summaries.push(
+        marker !== null && marker.fingerprint === fingerprint
+          ? { ...base, status: 'done', in: marker.in, out: marker.out, quarantined: marker.quarantined }
+          : { ...base, status: 'not-run' },
+      );
+      continue;
+    }
+    if (stage.kind === 'reduce' && shard !== null) {
+      reporter({
+        type: 'stage-skip',
+        stage: name,
+        reason: 'whole-corpus stage: run `persona-forge merge` on the shards',
+      });
+      summaries.push({ ...base, status: 'not-run' });
+      continue;
+    }
+    const marker = await readMarker(runDir, name);
+    if (marker !== null && marker.fingerprint === fingerprint) {
+      reporter({ type: 'stage-skip', stage: name, reason: 'already complete for this configuration' });
+      summaries.push({
+        ...base,
+        status: 'skipped',
+        in: marker.in,
+        out: marker.out,
+        quarantined: marker.quarantined,
+      });
+      continue;
+    }
+    await clearMarker(runDir, name);
+    await resetJournalIfStale(runDir, name, fingerprint);
+
+    const quarantine: QuarantineRecord[] = [];
+    let progressTotal = 0;
+    const ctx: StageContext = {
+      runDir,
+      seed: config.seed,
+      config,
+      llm,
+      shard,
+      rng: (...parts) => createRng(config.seed, name, ...parts),
+      quarantine: (record) => quarantine.push({ stage: name, ...record }),
+      progress: (done, total) => {
+        progressTotal = total;
+        reporter({
+          type: 'stage-progress',
+          stage: name,
+          done,
+          total,
+          failures: quarantine.length,
+          ratePerSec: 0,
+          etaSec: null,
+          ...usageFigures(llm),
+        });
+      },
+      signal,
+    };
+    const stageStarted = now();
+    try {
+      let result: { in: number; out: number; notes?: Record<string, unknown> };
+      if (stage.kind === 'map') {
+        const run = await runMapStage(stage, {
+          ctx,
+          outputs,
+          concurrency: options.concurrency ?? config.concurrency,
+          reporter,
+          now,
+          usage: () => usageFigures(llm),
+        });
+        quarantine.push(...run.quarantined);
+        result = run;
+      } else {
+        reporter({ type: 'stage-start', stage: name, total: progressTotal, resumed: 0 });
+        const run = await stage.run(ctx);
+        result = run;
+      }
+      await writeLinesAtomic(
+        join(stateDir(runDir), `${name}.quarantine.jsonl`),
+        quarantine.map((record) => stableStringify(record)),
+      );
+      const seconds = (now() - stageStarted) / 1000;
+      await writeMarker(runDir, {
+        stage: name,
+        fingerprint,
+        in: result.in,
+        out: result.out,
+        quarantined: quarantine.length,
+        offline,
+        ...(result.notes === undefined ? {} : { notes: result.notes }),
+      });
+      reporter({
+        type: 'stage-end',
+        stage: name,
+        in: result.in,
+        out: result.out,
+        quarantined: quarantine.length,
+        seconds,
+        offline,
+      });
+      summaries.push({
+        ...base,
+        status: 'done',
+        in: result.in,
+        out: result.out,
+        quarantined: quarantine.length,
+        seconds,
+        ...(result.notes === undefined ? {} : { notes: result.notes }),
+      });
+    } catch (error) {
+      const stopped = error instanceof BudgetExceededError || signal.aborted;
+      summaries.push({
+        ...base,
+        status: stopped ? 'stopped' : 'failed',
+        seconds: (now() - stageStarted) / 1000,
+      });
+      failure = { message: error instanceof Error ? error.message : String(error), error };
+    }
+    await writeRunQuarantine(runDir, config.stages);
+  }
+
+  await writeRunQuarantine(runDir, config.stages);
+  const summary: RunSummary = {
+    runDir,
+    ok: failure === null,
+    stages: summaries,
+    ...(failure === null ? {} : { message: failure.message }),
+  };
+  await writeManifest(runDir, options, summary, {
+    startedAt,
+    finishedAt: new Date(now()).toISOString(),
+    configHash,
+  });
+  reporter({
+    type: 'run-end',
+    ok: summary.ok,
+    runDir,
+    seconds: (now() - started) / 1000,
+    ...(failure === null ? {} : { message: failure.message }),
+  });
+  if (failure !== null) throw failure.error;
+  return summary;
+}
+
+/**
+ * Each stage's fingerprint chains the whole resolved config, the seed, the shard and the stages
+ * before it: a finished stage is reused only by a run of exactly the same configuration.
+ */
+export function stageFingerprints(
+  config: PipelineConfig,
+  shard: { index: number; count: number } | null,
+): Record<string, string> {
+  let upstream = hashValue({ configHash: hashValue(config), seed: config.seed, shard });
+  const out: Record<string, string> = {};
+  for (const name of config.stages) {
+    upstream = hashValue({ upstream, stage: name });
+    out[name] = upstream;
+  }
+  return out;
+}
+
+function usageFigures(llm: LlmClient): { tokens: number; costUsd: number; cacheHits: number } {
+  const total = llm.usage().total;
+  return {
+    tokens: total.promptTokens + total.completionTokens,
+    costUsd: total.costUsd,
+    cacheHits: total.cacheHits,
+  };
+}
+
+/** A journal left by a run of a different configuration cannot be resumed: start that stage afresh. */
+async function resetJournalIfStale(runDir: string, stage: string, fingerprint: string): Promise<void> {
+  const fingerprintFile = join(stateDir(runDir), `${stage}.fingerprint`);
+  let previous: string | null = null;
+  try {
+    previous = (await readFile(fingerprintFile, 'utf8')).trim();
+  } catch {
+    previous = null;
+  }
+  if (previous !== fingerprint) {
+    const { rm, writeFile } = await import('node:fs/promises');
+    await rm(join(stateDir(runDir), `${stage}.journal.jsonl`), { force: true });
+    await writeFile(fingerprintFile, `${fingerprint}\n`);
+  }
+}
+
+/** `quarantine.jsonl` = every stage's quarantined records, in stage order. */
+async function writeRunQuarantine(runDir: string, stages: string[]): Promise<void> {
+  const lines: string[] = [];
+  for (const name of stages) {
+    try {
+      const text = await readFile(join(stateDir(runDir), `${name}.quarantine.jsonl`), 'utf8');
+      for (const line of text.split('\n')) if (line !== '') lines.push(line);
+    } catch {
+      // stage not run yet
+    }
+  }
+  await writeLinesAtomic(join(runDir, 'quarantine.jsonl'), lines);
+}
+
+async function writeManifest(
+  runDir: string,
+  options: RunPipelineOptions,
+  summary: RunSummary,
+  times: { startedAt: string; finishedAt: string; configHash: string },
+): Promise<void> {
+  const usage = options.llm.usage();
+  const roles = [...new Set(Object.values(options.stages).flatMap((entry) => entry.roles))].sort();
+  await writeJson(join(runDir, 'manifest.json'), {
+    tool: 'persona-forge',
+    version: await packageVersion(),
+    gitCommit: await gitCommit(),
+    status: summary.ok
+      ? 'complete'
+      : summary.stages.some((s) => s.status === 'stopped')
+        ? 'stopped'
+        : 'failed',
+    message: summary.message ?? null,
+    startedAt: times.startedAt,
+    finishedAt: times.finishedAt,
+    pipeline: { file: options.configFile, name: options.config.name, configHash: times.configHash },
+    seed: options.config.seed,
+    shard: options.shard == null ? null : `${options.shard.index}/${options.shard.count}`,
+    offline: Object.fromEntries(roles.map((role) => [role, options.llm.isOffline(role)])),
+    stages: summary.stages,
+    usage,
+    config: options.config,
+    files: await hashOutputs(runDir),
+  });
+}
