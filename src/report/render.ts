@@ -1,0 +1,125 @@
+import { BIG_FIVE_TRAITS } from '../schemas/common.js';
+import type { ReportData } from './collect.js';
+import { barChart, escapeXml, histogram, lineChart, type Series, timelineChart } from './svg.js';
+
+function figure(id: string, caption: string, chart: string): string {
+  return `<figure data-chart="${id}">${chart}<figcaption>${escapeXml(caption)}</figcaption></figure>`;
+}
+
+function sortedBars(counts: Record<string, number>): Array<{ label: string; value: number }> {
+  return Object.entries(counts)
+    .map(([label, value]) => ({ label, value }))
+    .sort((a, b) => b.value - a.value || (a.label < b.label ? -1 : 1));
+}
+
+/**
+ * Renders the self-contained report: inline CSS and SVG only, no scripts, no network, so it
+ * opens from disk anywhere. Every chart sits in a `<figure data-chart=…>`.
+ *
+ * @example const html = renderReport(await collectReportData(runDir, { maxUsers: 8 }));
+ */
+export function renderReport(data: ReportData): string {
+  const offlineRoles = Object.entries(data.offline)
+    .filter(([, offline]) => offline)
+    .map(([role]) => role);
+  const banner =
+    offlineRoles.length > 0
+      ? `<p class="offline">Offline: the roles ${offlineRoles.map((r) => `<code>${escapeXml(r)}</code>`).join(', ')} were served by persona-forge's deterministic offline backend (no language model).</p>`
+      : '';
+  const sections: string[] = [];
+  const total = data.multimodal.userTurns;
+  const ratio = total === 0 ? 0 : data.multimodal.imageTurns / total;
+  sections.push(`<section><h2>Overview</h2><table>
+<tr><th>users</th><td>${data.users}</td></tr>
+<tr><th>user turns</th><td>${total}</td></tr>
+<tr><th>multimodal turns</th><td>${data.multimodal.imageTurns} (${(ratio * 100).toFixed(1)}%)</td></tr>
+<tr><th>quarantined records</th><td>${data.quarantined}</td></tr>
+<tr><th>LLM cost</th><td>$${(data.usage?.totalCostUsd ?? 0).toFixed(4)}</td></tr>
+</table></section>`);
+  sections.push(
+    `<section><h2>Dialogues</h2>${figure('turns-per-dialogue', 'User turns per dialogue', histogram(data.turnsPerDialogue, { title: 'Turns per dialogue', xLabel: 'user turns' }))}${figure(
+      'multimodal-ratio',
+      'Share of user turns carrying an image, per user',
+      histogram(
+        data.multimodal.perUser.map((r) => r * 100),
+        { title: 'Multimodal ratio', xLabel: '% of user turns with images', bins: 10 },
+      ),
+    )}</section>`,
+  );
+  sections.push(
+    `<section><h2>Session timelines and drift</h2>${figure(
+      'timelines',
+      `Sessions and drift events of the first ${data.timelines.length} users`,
+      timelineChart(
+        data.timelines.map((t) => ({ label: t.userId, sessions: t.sessions, events: t.events })),
+        { title: 'Timelines' },
+      ),
+    )}</section>`,
+  );
+  const personality = data.personality
+    .map((user, i) => {
+      const series: Series[] = [];
+      BIG_FIVE_TRAITS.forEach((trait) => {
+        series.push({
+          name: `${trait} (plan)`,
+          points: stepPoints(user.planned.map((p) => ({ x: p.day, y: p.bigFive[trait] }))),
+        });
+        if (user.tracked.length > 0)
+          series.push({
+            name: `${trait} (PEM)`,
+            points: user.tracked.map((p) => ({ x: p.day, y: p.bigFive[trait] })),
+            dashed: true,
+          });
+      });
+      return figure(
+        `personality-${i}`,
+        `${user.userId}: planned Big Five (solid) vs tracked by PEM (dashed)`,
+        lineChart(series, {
+          title: `Personality ${user.userId}`,
+          xLabel: 'day',
+          yMin: 1,
+          yMax: 5,
+          width: 760,
+        }),
+      );
+    })
+    .join('');
+  sections.push(`<section><h2>Personality trajectories</h2>${personality}</section>`);
+  sections.push(
+    `<section><h2>Preferences</h2>${figure('preference-mix', 'Preferences by category (initial and drifted)', barChart(sortedBars(data.preferenceMix), { title: 'Preference category mix' }))}${figure('drift-mix', 'Drift events by type', barChart(sortedBars(data.driftMix), { title: 'Drift events' }))}</section>`,
+  );
+  sections.push(
+    `<section><h2>Questions</h2>${figure('qa-family', 'QA targets by family', barChart(sortedBars(data.qaByFamily), { title: 'QA families' }))}${figure('qa-tasks', 'QA targets by task', barChart(sortedBars(data.qaByTask), { title: 'QA tasks', width: 760 }))}</section>`,
+  );
+  const failures = data.validation === null ? [] : sortedBars(data.validation.failuresByCheck);
+  sections.push(
+    `<section><h2>Validation</h2>${data.validation === null ? '<p>No validation.json in this run.</p>' : `<p>Judges: ${escapeXml(data.validation.judgeMode ?? 'n/a')}</p>${figure('validation', 'Failures by check (0 everywhere is a clean corpus)', barChart(failures.length > 0 ? failures : [{ label: 'no checks', value: 0 }], { title: 'Validation failures', width: 760 }))}`}</section>`,
+  );
+  const usageBars = Object.entries(data.usage?.byEndpoint ?? {}).map(([label, u]) => ({
+    label,
+    value: u.costUsd,
+  }));
+  const callBars = Object.entries(data.usage?.byEndpoint ?? {}).map(([label, u]) => ({
+    label,
+    value: u.calls,
+  }));
+  sections.push(
+    `<section><h2>Usage and cost</h2>${figure('usage-cost', 'Cost per endpoint (USD)', barChart(usageBars.length > 0 ? usageBars : [{ label: 'offline', value: 0 }], { title: 'Cost per endpoint', unit: ' $' }))}${figure('usage-calls', 'Calls per endpoint', barChart(callBars.length > 0 ? callBars : [{ label: 'offline', value: 0 }], { title: 'Calls per endpoint' }))}</section>`,
+  );
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>persona-forge report${data.name === '' ? '' : ` — ${escapeXml(data.name)}`}</title>
+<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1000px;color:#222}h1{font-size:1.6rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}figure{margin:1rem 0}figcaption{color:#666;font-size:12px}table{border-collapse:collapse}th,td{padding:.2rem .8rem;border-bottom:1px solid #eee;text-align:left}.offline{background:#fff6dd;border:1px solid #f0d58c;padding:.5rem .8rem}svg{max-width:100%;height:auto}</style>
+</head><body><h1>persona-forge report${data.name === '' ? '' : ` — ${escapeXml(data.name)}`}</h1>${banner}${sections.join('\n')}</body></html>
+`;
+}
+
+/** Planned personality is piecewise constant: draw it as steps. */
+function stepPoints(points: Array<{ x: number; y: number }>): Array<{ x: number; y: number }> {
+  const out: Array<{ x: number; y: number }> = [];
+  points.forEach((p, i) => {
+    const prev = out[out.length - 1];
+    if (i > 0 && prev !== undefined) out.push({ x: p.x, y: prev.y });
+    out.push(p);
+  });
+  return out;
+}

@@ -1,0 +1,164 @@
+/**
+ * Tiny server-side SVG chart primitives. Charts are plain SVG inlined in the report, so the
+ * page is self-contained, opens from disk and needs no script to draw.
+ */
+export interface Series {
+  name: string;
+  points: Array<{ x: number; y: number }>;
+  dashed?: boolean;
+}
+
+const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
+
+export function color(i: number): string {
+  return PALETTE[i % PALETTE.length] as string;
+}
+
+export function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+/**
+ * Horizontal bar chart of labelled values.
+ *
+ * @example barChart([{ label: 'food', value: 35 }], { title: 'Preference mix' })
+ */
+export function barChart(
+  bars: Array<{ label: string; value: number }>,
+  options: { title: string; unit?: string; width?: number },
+): string {
+  const width = options.width ?? 640;
+  const rowHeight = 22;
+  const labelWidth = Math.min(260, 12 + 7 * Math.max(4, ...bars.map((b) => b.label.length)));
+  const height = 30 + rowHeight * Math.max(bars.length, 1);
+  const max = Math.max(1e-9, ...bars.map((b) => b.value));
+  const plotWidth = width - labelWidth - 70;
+  const rows = bars.map((bar, i) => {
+    const y = 24 + i * rowHeight;
+    const w = Math.max(1, (bar.value / max) * plotWidth);
+    return `<text x="${labelWidth - 6}" y="${y + 14}" text-anchor="end">${escapeXml(bar.label)}</text><rect class="mark" x="${labelWidth}" y="${y + 3}" width="${w.toFixed(1)}" height="${rowHeight - 6}" fill="${color(i)}"><title>${escapeXml(bar.label)}: ${fmt(bar.value)}${options.unit ?? ''}</title></rect><text x="${(labelWidth + w + 4).toFixed(1)}" y="${y + 14}">${fmt(bar.value)}${escapeXml(options.unit ?? '')}</text>`;
+  });
+  return svg(width, height, options.title, rows.join(''));
+}
+
+/** Histogram of values in `bins` equal-width buckets. */
+export function histogram(
+  values: number[],
+  options: { title: string; bins?: number; xLabel: string; width?: number },
+): string {
+  const width = options.width ?? 640;
+  const height = 240;
+  const bins = options.bins ?? 12;
+  if (values.length === 0) return svg(width, height, options.title, '<text x="20" y="60">no data</text>');
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const span = max - min || 1;
+  const counts = new Array<number>(bins).fill(0);
+  for (const v of values) counts[Math.min(bins - 1, Math.floor(((v - min) / span) * bins))]! += 1;
+  const top = Math.max(...counts);
+  const plotW = width - 70;
+  const plotH = height - 70;
+  const barW = plotW / bins;
+  const marks = counts.map((count, i) => {
+    const h = (count / top) * plotH;
+    const lo = min + (span * i) / bins;
+    const hi = min + (span * (i + 1)) / bins;
+    return `<rect class="mark" x="${(50 + i * barW + 1).toFixed(1)}" y="${(30 + plotH - h).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${Math.max(h, 0.5).toFixed(1)}" fill="${color(0)}"><title>${fmt(lo)}–${fmt(hi)}: ${count}</title></rect>`;
+  });
+  const axis = `<line x1="50" y1="${30 + plotH}" x2="${50 + plotW}" y2="${30 + plotH}" stroke="#888"/><text x="50" y="${height - 22}">${fmt(min)}</text><text x="${50 + plotW}" y="${height - 22}" text-anchor="end">${fmt(max)}</text><text x="${50 + plotW / 2}" y="${height - 6}" text-anchor="middle">${escapeXml(options.xLabel)}</text><text x="44" y="36" text-anchor="end">${top}</text>`;
+  return svg(width, height, options.title, axis + marks.join(''));
+}
+
+/** Line chart of several series sharing x (e.g. days) and y axes. */
+export function lineChart(
+  series: Series[],
+  options: { title: string; xLabel: string; yMin?: number; yMax?: number; width?: number; height?: number },
+): string {
+  const width = options.width ?? 640;
+  const height = options.height ?? 260;
+  const all = series.flatMap((s) => s.points);
+  if (all.length === 0) return svg(width, height, options.title, '<text x="20" y="60">no data</text>');
+  const xMin = Math.min(...all.map((p) => p.x));
+  const xMax = Math.max(...all.map((p) => p.x));
+  const yMin = options.yMin ?? Math.min(...all.map((p) => p.y));
+  const yMax = options.yMax ?? Math.max(...all.map((p) => p.y));
+  const plotW = width - 180;
+  const plotH = height - 70;
+  const sx = (x: number) => 50 + ((x - xMin) / (xMax - xMin || 1)) * plotW;
+  const sy = (y: number) => 30 + plotH - ((y - yMin) / (yMax - yMin || 1)) * plotH;
+  const lines = series.map((s, i) => {
+    const d = s.points
+      .map((p, j) => `${j === 0 ? 'M' : 'L'}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`)
+      .join(' ');
+    const dash = s.dashed === true ? ' stroke-dasharray="5 3"' : '';
+    const single =
+      s.points.length === 1
+        ? `<circle class="mark" cx="${sx(s.points[0]!.x).toFixed(1)}" cy="${sy(s.points[0]!.y).toFixed(1)}" r="3" fill="${color(i)}"/>`
+        : '';
+    return `<path class="mark" d="${d}" fill="none" stroke="${color(i)}" stroke-width="2"${dash}><title>${escapeXml(s.name)}</title></path>${single}<text x="${width - 120}" y="${36 + i * 16}" fill="${color(i)}">${escapeXml(s.name)}</text>`;
+  });
+  const axis = `<line x1="50" y1="${30 + plotH}" x2="${50 + plotW}" y2="${30 + plotH}" stroke="#888"/><line x1="50" y1="30" x2="50" y2="${30 + plotH}" stroke="#888"/><text x="44" y="36" text-anchor="end">${fmt(yMax)}</text><text x="44" y="${30 + plotH}" text-anchor="end">${fmt(yMin)}</text><text x="${50 + plotW / 2}" y="${height - 6}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`;
+  return svg(width, height, options.title, axis + lines.join(''));
+}
+
+/**
+ * One row per user: sessions as ticks (width ∝ rounds) and drift events as diamonds, on a
+ * shared day axis from each user's horizon start.
+ */
+export function timelineChart(
+  rows: Array<{
+    label: string;
+    sessions: Array<{ day: number; rounds: number }>;
+    events: Array<{ day: number; label: string; kind: string }>;
+  }>,
+  options: { title: string; width?: number },
+): string {
+  const width = options.width ?? 900;
+  const rowH = 28;
+  const height = 50 + rows.length * rowH;
+  const maxDay = Math.max(
+    1,
+    ...rows.flatMap((r) => [...r.sessions.map((s) => s.day), ...r.events.map((e) => e.day)]),
+  );
+  const x0 = 130;
+  const plotW = width - x0 - 20;
+  const sx = (d: number) => x0 + (d / maxDay) * plotW;
+  const kinds: Record<string, string> = { add: '#59a14f', modify: '#f28e2b', delete: '#e15759' };
+  const body = rows.map((row, i) => {
+    const y = 30 + i * rowH;
+    const sessions = row.sessions
+      .map(
+        (s) =>
+          `<rect class="mark" x="${sx(s.day).toFixed(1)}" y="${y + 6}" width="${Math.max(2, Math.min(12, s.rounds / 4)).toFixed(1)}" height="12" fill="#4e79a7" opacity="0.7"><title>day ${fmt(s.day)}: ${s.rounds} rounds</title></rect>`,
+      )
+      .join('');
+    const events = row.events
+      .map((e) => {
+        const cx = sx(e.day);
+        return `<path class="mark" d="M${cx.toFixed(1)},${y + 4} l5,8 l-5,8 l-5,-8 z" fill="${kinds[e.kind] ?? '#333'}"><title>day ${fmt(e.day)} ${escapeXml(e.kind)}: ${escapeXml(e.label)}</title></path>`;
+      })
+      .join('');
+    return `<text x="${x0 - 8}" y="${y + 16}" text-anchor="end">${escapeXml(row.label)}</text><line x1="${x0}" y1="${y + 12}" x2="${x0 + plotW}" y2="${y + 12}" stroke="#ddd"/>${sessions}${events}`;
+  });
+  const legend = `<text x="${x0}" y="${height - 6}">days since start (0–${fmt(maxDay)}) · ▮ session · ◆ drift: </text><text x="${x0 + 300}" y="${height - 6}" fill="#59a14f">add</text><text x="${x0 + 335}" y="${height - 6}" fill="#f28e2b">modify</text><text x="${x0 + 385}" y="${height - 6}" fill="#e15759">delete</text>`;
+  return svg(width, height, options.title, body.join('') + legend);
+}
+
+function svg(width: number, height: number, title: string, body: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(title)}"><style>text{font:11px sans-serif;fill:#333}</style>${body}</svg>`;
+}
