@@ -61,7 +61,7 @@ describe('report.html', () => {
           const svg = figure.querySelector('svg');
           const box = svg?.getBoundingClientRect();
           const drawn = [...(svg?.querySelectorAll('.mark') ?? [])].filter((mark) => {
-            const b = (mark as SVGGraphicsElement).getBBox();
+            const b = (mark as unknown as { getBBox(): { width: number; height: number } }).getBBox();
             return b.width > 0 || b.height > 0;
           }).length;
           return {
