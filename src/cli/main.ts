@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { isPersonaForgeError } from '../errors/index.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerToolCommands } from './commands/tools.js';
@@ -16,25 +16,6 @@ export function createProgram(): Command {
   registerDataCommands(program);
   registerToolCommands(program);
   return program;
-}
-
-/** Parses `--shard i/n`. */
-export function parseShard(value: string): { index: number; count: number } {
-  const match = /^(\d+)\/(\d+)$/.exec(value);
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (match === null || count < 1 || index >= count) {
-    throw new InvalidArgumentError(`expected i/n with 0 ≤ i < n, e.g. 0/4 (got "${value}")`);
-  }
-  return { index, count };
-}
-
-/** Parses a non-negative number flag. */
-export function parseNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new InvalidArgumentError(`expected a non-negative number (got "${value}")`);
-  return n;
 }
 
 /** Entry point used by bin/persona-forge.js. Sets process.exitCode; never throws. */

@@ -22,7 +22,7 @@ export async function* mergeJoin(
     yield* join(driver, others, heads, iterators, onMissing);
   } finally {
     // Close every file even when the consumer stops early or a later file has extra lines.
-    await Promise.all(iterators.map((iterator) => iterator.return?.()));
+    await Promise.all(iterators.map((iterator) => iterator.return?.(undefined)));
   }
 }
 

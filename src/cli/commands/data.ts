@@ -1,11 +1,12 @@
 import { cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { mergeAndFinish, runPipelineFile, runStagesInDir } from '../../pipeline/run-file.js';
 import type { RunSummary } from '../../pipeline/runner.js';
-import { findUserPlan, formatPlanTimeline } from '../../plan/index.js';
-import { parseNumber, parseShard } from '../main.js';
+import { parseNumber, parseShard } from '../parse.js';
 import { createReporter, type OutputMode } from '../reporters.js';
+
+// Library modules load on demand so `--help` and small commands start fast.
+const pipeline = () => import('../../pipeline/run-file.js');
 
 interface RunFlags {
   out: string;
@@ -80,8 +81,8 @@ export function registerDataCommands(program: Command): void {
       .description('run every stage the pipeline names (resumes an interrupted run)')
       .requiredOption('--out <dir>', 'run directory')
       .option('--shard <i/n>', 'process only shard i of n (users split deterministically)', parseShard),
-  ).action(async (pipeline: string, flags: RunFlags) => {
-    printWhere(await runPipelineFile(pipeline, runOptions(flags)), flags);
+  ).action(async (file: string, flags: RunFlags) => {
+    printWhere(await (await pipeline()).runPipelineFile(file, runOptions(flags)), flags);
   });
 
   withRunFlags(
@@ -89,8 +90,11 @@ export function registerDataCommands(program: Command): void {
       .command('plan <pipeline>')
       .description('sample personas and write plan/plan.jsonl')
       .requiredOption('--out <dir>', 'run directory'),
-  ).action(async (pipeline: string, flags: RunFlags) => {
-    printWhere(await runPipelineFile(pipeline, { ...runOptions(flags), only: ['plan'] }), flags);
+  ).action(async (file: string, flags: RunFlags) => {
+    printWhere(
+      await (await pipeline()).runPipelineFile(file, { ...runOptions(flags), only: ['plan'] }),
+      flags,
+    );
   });
 
   withRunFlags(
@@ -106,7 +110,7 @@ export function registerDataCommands(program: Command): void {
       await cp(join(planDir, '.state'), join(flags.out, '.state'), { recursive: true });
     }
     const { outDir: _ignored, ...rest } = runOptions(flags);
-    printWhere(await runStagesInDir(flags.out, ['synth'], rest), flags);
+    printWhere(await (await pipeline()).runStagesInDir(flags.out, ['synth'], rest), flags);
   });
 
   for (const [name, description] of [
@@ -118,7 +122,7 @@ export function registerDataCommands(program: Command): void {
     withRunFlags(program.command(`${name} <run-dir>`).description(description)).action(
       async (runDir: string, flags: RunFlags) => {
         const { outDir: _ignored, ...rest } = runOptions({ ...flags, out: runDir });
-        printWhere(await runStagesInDir(runDir, [name], rest), flags);
+        printWhere(await (await pipeline()).runStagesInDir(runDir, [name], rest), flags);
       },
     );
   }
@@ -131,7 +135,9 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable progress events')
     .action(async (dirs: string[], flags: { out: string; quiet?: boolean; json?: boolean }) => {
       printWhere(
-        await mergeAndFinish(dirs, flags.out, { reporter: createReporter(outputMode(flags)) }),
+        await (await pipeline()).mergeAndFinish(dirs, flags.out, {
+          reporter: createReporter(outputMode(flags)),
+        }),
         flags,
       );
     });
@@ -142,6 +148,7 @@ export function registerDataCommands(program: Command): void {
     .description("print one user's planned timeline")
     .requiredOption('--user <id>', 'user id, e.g. train-00000')
     .action(async (dir: string, flags: { user: string }) => {
+      const { findUserPlan, formatPlanTimeline } = await import('../../plan/index.js');
       console.log(formatPlanTimeline(await findUserPlan(dir, flags.user)));
     });
 }

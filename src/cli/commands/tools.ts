@@ -1,10 +1,7 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { writeJsonSchemas } from '../../config/index.js';
-import { pushToHub } from '../../export/index.js';
-import { PipelineConfig } from '../../schemas/pipeline.js';
-import { Recipe } from '../../schemas/recipe.js';
-import { trainChainCommand, trainCommand } from '../../train/index.js';
-import { parseNumber } from '../main.js';
+import { parseNumber } from '../parse.js';
 
 interface TrainFlags {
   dryRun?: boolean;
@@ -15,16 +12,146 @@ interface TrainFlags {
   launch?: boolean;
 }
 
-/** schema, push, train. */
+/** Reads a JSON file, a JSON Lines file (as an array) or a run directory's plan (as an array). */
+async function readJsonOrJsonl(path: string): Promise<unknown> {
+  if ((await stat(path)).isDirectory()) {
+    const candidates = [join(path, 'plan/plan.jsonl'), join(path, 'plan.jsonl')];
+    for (const candidate of candidates) {
+      if ((await readdir(join(candidate, '..')).catch(() => [])).length > 0) {
+        const text = await readFile(candidate, 'utf8').catch(() => null);
+        if (text !== null)
+          return text
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l) => JSON.parse(l));
+      }
+    }
+    throw new Error(`${path} is a directory without plan/plan.jsonl`);
+  }
+  const text = await readFile(path, 'utf8');
+  if (path.endsWith('.jsonl'))
+    return text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l));
+  return JSON.parse(text);
+}
+
+/** schema, estimate, interpolate, push, train, serve, rescore, dev. */
 export function registerToolCommands(program: Command): void {
   program
     .command('schema')
     .description('write JSON Schemas for pipeline and recipe files (for editor completion)')
     .requiredOption('--out <dir>', 'directory to write pipeline.schema.json and recipe.schema.json into')
     .action(async (flags: { out: string }) => {
+      const { writeJsonSchemas } = await import('../../config/index.js');
+      const { PipelineConfig } = await import('../../schemas/pipeline.js');
+      const { Recipe } = await import('../../schemas/recipe.js');
       const written = await writeJsonSchemas(flags.out, { pipeline: PipelineConfig, recipe: Recipe });
       for (const path of written) console.log(path);
     });
+
+  program
+    .command('estimate <pipeline>')
+    .description('predict model calls, tokens and cost of a pipeline before running it')
+    .option('--sample-users <n>', 'users actually walked through the stages, then scaled', (v) =>
+      Math.trunc(parseNumber(v)),
+    )
+    .option('--llm-base-url <url>', 'as for run')
+    .option('--llm-model <name>', 'as for run')
+    .option('--json', 'print the estimate as JSON')
+    .action(
+      async (
+        file: string,
+        flags: { sampleUsers?: number; llmBaseUrl?: string; llmModel?: string; json?: boolean },
+      ) => {
+        const { estimatePipeline } = await import('../../pipeline/estimate.js');
+        const report = await estimatePipeline(file, {
+          ...(flags.sampleUsers === undefined ? {} : { sampleUsers: flags.sampleUsers }),
+          ...(flags.llmBaseUrl !== undefined && flags.llmModel !== undefined
+            ? { llm: { baseUrl: flags.llmBaseUrl, model: flags.llmModel } }
+            : {}),
+        });
+        if (flags.json === true) {
+          console.log(JSON.stringify(report, null, 2));
+          return;
+        }
+        console.log(
+          `${report.users} users (estimated from ${report.sampledUsers} planned and walked through the stages)`,
+        );
+        for (const row of report.rows) {
+          console.log(
+            `  ${row.stage.padEnd(9)} ${row.role.padEnd(9)} ${row.endpoint.padEnd(12)} ${String(row.calls).padStart(9)} calls ${String(row.promptTokens).padStart(12)} in ${String(row.completionTokens).padStart(11)} out  $${row.costUsd.toFixed(2)}`,
+          );
+        }
+        console.log(
+          `  total: ${report.total.calls} calls, ${report.total.promptTokens} prompt + ${report.total.completionTokens} completion tokens, $${report.total.costUsd.toFixed(2)}`,
+        );
+        if (report.offlineRoles.length > 0)
+          console.log(`  offline (free): ${report.offlineRoles.join(', ')}`);
+      },
+    );
+
+  program
+    .command('interpolate')
+    .description('splice generated sessions into a host conversation without breaking its timeline')
+    .requiredOption(
+      '--host <file>',
+      'host conversation (LoCoMo json, PersonaVLM user_data.json, or a native dialogue)',
+    )
+    .requiredOption('--format <format>', 'locomo | personavlm | native')
+    .requiredOption(
+      '--sessions <file-or-plan>',
+      'sessions to insert: a plan (realized offline), a dialogue, an M²A concept conversation, or a run directory',
+    )
+    .requiredOption('--out <file>', 'merged conversation, in the host format')
+    .option('--seed <n>', 'seed for the insertion position', (v) => Math.trunc(parseNumber(v)), 42)
+    .option('--count <n>', 'insert only the first N sessions', (v) => Math.trunc(parseNumber(v)))
+    .option('--position <n>', 'insert after host session N (1-based) instead of a seeded position', (v) =>
+      Math.trunc(parseNumber(v)),
+    )
+    .option('--conversation <n>', 'LoCoMo list: which conversation gets the sessions', (v) =>
+      Math.trunc(parseNumber(v)),
+    )
+    .action(
+      async (flags: {
+        host: string;
+        format: string;
+        sessions: string;
+        out: string;
+        seed: number;
+        count?: number;
+        position?: number;
+        conversation?: number;
+      }) => {
+        const { interpolateIntoHost } = await import('../../interpolate/index.js');
+        const { sessionsForInsertion } = await import('../../synth/index.js');
+        const { writeFileAtomic } = await import('../../util/fs.js');
+        if (!['locomo', 'personavlm', 'native'].includes(flags.format)) {
+          throw new Error(`--format must be locomo, personavlm or native (got "${flags.format}")`);
+        }
+        const host = await readJsonOrJsonl(flags.host);
+        const sessions = await sessionsForInsertion(await readJsonOrJsonl(flags.sessions), {
+          seed: flags.seed,
+          ...(flags.count === undefined ? {} : { count: flags.count }),
+        });
+        const result = interpolateIntoHost({
+          host,
+          format: flags.format as 'locomo' | 'personavlm' | 'native',
+          sessions,
+          seed: flags.seed,
+          ...(flags.position === undefined ? {} : { position: flags.position }),
+          ...(flags.conversation === undefined ? {} : { conversation: flags.conversation }),
+        });
+        await writeFileAtomic(flags.out, `${JSON.stringify(result.document, null, 2)}\n`);
+        const r = result.report;
+        console.log(
+          `inserted ${r.inserted} sessions after host session ${r.position} (${r.hostSessions} → ${r.mergedSessions} sessions) at ${r.times.join(', ')}`,
+        );
+        console.log(`QA: ${r.qaRemapped} remapped, ${r.qaAdded} added → ${flags.out}`);
+        for (const warning of r.warnings) console.log(`warning: ${JSON.stringify(warning)}`);
+      },
+    );
 
   program
     .command('push <export-dir>')
@@ -33,29 +160,40 @@ export function registerToolCommands(program: Command): void {
     .option('--private', 'create the repository private')
     .option('--dry-run', 'list the files and sizes, upload nothing')
     .option('--hub-url <url>', 'Hub endpoint (default https://huggingface.co)')
-    .action(async (exportDir: string, flags: { repo: string; private?: boolean; dryRun?: boolean; hubUrl?: string }) => {
-      const token = process.env.HF_TOKEN;
-      const result = await pushToHub(exportDir, {
-        repo: flags.repo,
-        private: flags.private === true,
-        dryRun: flags.dryRun === true,
-        ...(flags.hubUrl === undefined ? {} : { hubUrl: flags.hubUrl }),
-        ...(token === undefined ? {} : { token }),
-      });
-      for (const file of result.files) console.log(`${String(file.bytes).padStart(12)}  ${file.path}`);
-      console.log(`${result.files.length} files, ${result.totalBytes} bytes${result.dryRun ? ' (dry run: nothing uploaded)' : ` → ${result.commit?.url ?? result.repo}`}`);
-    });
+    .action(
+      async (
+        exportDir: string,
+        flags: { repo: string; private?: boolean; dryRun?: boolean; hubUrl?: string },
+      ) => {
+        const { pushToHub } = await import('../../export/index.js');
+        const token = process.env.HF_TOKEN;
+        const result = await pushToHub(exportDir, {
+          repo: flags.repo,
+          private: flags.private === true,
+          dryRun: flags.dryRun === true,
+          ...(flags.hubUrl === undefined ? {} : { hubUrl: flags.hubUrl }),
+          ...(token === undefined ? {} : { token }),
+        });
+        for (const file of result.files) console.log(`${String(file.bytes).padStart(12)}  ${file.path}`);
+        console.log(
+          `${result.files.length} files, ${result.totalBytes} bytes${result.dryRun ? ' (dry run: nothing uploaded)' : ` → ${result.commit?.url ?? result.repo}`}`,
+        );
+      },
+    );
 
   program
     .command('train <recipe...>')
-    .description('launch ms-swift from a recipe; `train chain <sft.yaml> <rl.yaml>` runs SFT then RL from its checkpoint')
-    .option('--dry-run', 'print each node\'s environment and swift command, then the preflight; start nothing')
-    .option('--node-rank <n>', 'this node\'s rank in a multi-node run', (v) => Math.trunc(parseNumber(v)))
+    .description(
+      'launch ms-swift from a recipe; `train chain <sft.yaml> <rl.yaml>` runs SFT then RL from its checkpoint',
+    )
+    .option('--dry-run', "print each node's environment and swift command, then the preflight; start nothing")
+    .option('--node-rank <n>', "this node's rank in a multi-node run", (v) => Math.trunc(parseNumber(v)))
     .option('--master-addr <host>', 'rank-0 host for multi-node runs')
     .option('--resume', 'resume from the latest checkpoint')
-    .option('--hosts <file>', 'hostfile: print every node\'s command (with --launch, start them over ssh)')
+    .option('--hosts <file>', "hostfile: print every node's command (with --launch, start them over ssh)")
     .option('--launch', 'with --hosts: start every node over ssh')
     .action(async (args: string[], flags: TrainFlags) => {
+      const { trainChainCommand, trainCommand } = await import('../../train/index.js');
       const [recipe, ...rest] = args as [string, ...string[]];
       const options = {
         ...(flags.dryRun === undefined ? {} : { dryRun: flags.dryRun }),
@@ -73,7 +211,38 @@ export function registerToolCommands(program: Command): void {
         process.exitCode = await trainChainCommand(sft, rl, options);
         return;
       }
-      if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}" (did you mean \`train chain ${recipe} ${rest[0]}\`?)`);
+      if (rest.length > 0) {
+        throw new Error(
+          `unexpected argument "${rest[0]}" (did you mean \`train chain ${recipe} ${rest[0]}\`?)`,
+        );
+      }
       process.exitCode = await trainCommand(recipe, options);
+    });
+
+  const dev = program.command('dev').description('developer tools');
+  dev
+    .command('fake-llm')
+    .description('serve a fake OpenAI-compatible API on 127.0.0.1 (try the online path with no model)')
+    .option('--port <n>', 'port', (v) => Math.trunc(parseNumber(v)), 8000)
+    .option('--latency-ms <n>', 'added latency per request', parseNumber, 0)
+    .option(
+      '--fault-rate <x>',
+      'share of requests given an injected fault (429, 500, hang, bad JSON…)',
+      parseNumber,
+      0,
+    )
+    .action(async (flags: { port: number; latencyMs: number; faultRate: number }) => {
+      const { runFakeLlmCli } = await import('../../dev/fake-llm/index.js');
+      const server = await runFakeLlmCli({
+        port: flags.port,
+        latencyMs: flags.latencyMs,
+        faultRate: flags.faultRate,
+      });
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
     });
 }

@@ -1,0 +1,205 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadPipeline } from '../config/index.js';
+import {
+  applyLlmOverride,
+  createLlmClient,
+  estimateCost,
+  estimateMessagesTokens,
+  estimateTokens,
+} from '../llm/index.js';
+import type { ChatRequest, LlmClient, StructuredRequest, Usage } from '../llm/types.js';
+import type { LlmConfig } from '../schemas/llm-config.js';
+import type { PipelineConfig } from '../schemas/pipeline.js';
+import { defaultStages } from './registry.js';
+import { runPipeline } from './runner.js';
+
+export interface EstimateOptions {
+  /** Users actually planned and walked through the model-using stages (scaled up after). @default 6 */
+  sampleUsers?: number;
+  llm?: { baseUrl: string; model: string; apiKeyEnv?: string };
+  env?: Record<string, string | undefined>;
+}
+
+export interface EstimateRow {
+  stage: string;
+  role: string;
+  endpoint: string;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
+
+export interface EstimateReport {
+  users: number;
+  sampledUsers: number;
+  rows: EstimateRow[];
+  total: { calls: number; promptTokens: number; completionTokens: number; costUsd: number };
+  /** Roles with no endpoint: they run offline and cost nothing. */
+  offlineRoles: string[];
+}
+
+/**
+ * Predicts model calls, tokens and cost of a pipeline before running it. It plans a small
+ * sample of users and walks them through the model-using stages with the real prompts, but
+ * answers every call with the offline producer instead of sending it; the counts are then
+ * scaled to the configured number of users. Regenerations and judge escalations that only a
+ * real model would trigger are not predicted, so treat the figure as a floor plus the retries
+ * you expect.
+ *
+ * @example const report = await estimatePipeline('pipelines/personavlm.yaml');
+ */
+export async function estimatePipeline(file: string, options: EstimateOptions = {}): Promise<EstimateReport> {
+  const loaded = await loadPipeline(file, options.env === undefined ? {} : { env: options.env });
+  let config: PipelineConfig = loaded.config;
+  if (options.llm !== undefined) config = { ...config, llm: applyLlmOverride(config.llm, options.llm) };
+  const personas = config.personas as { train?: number; test?: number };
+  const train = personas.train ?? 0;
+  const test = personas.test ?? 0;
+  const users = train + test;
+  const sample = Math.max(1, Math.min(users, options.sampleUsers ?? 6));
+  const sampleTrain =
+    users === 0 ? 0 : Math.min(train, Math.max(train > 0 ? 1 : 0, Math.round((sample * train) / users)));
+  const sampleTest = Math.min(test, Math.max(0, sample - sampleTrain));
+  const sampled = sampleTrain + sampleTest;
+  const stages = config.stages.filter((name) => name !== 'export' && name !== 'report');
+  const sampleConfig = {
+    ...config,
+    stages,
+    personas: { ...config.personas, train: sampleTrain, test: sampleTest },
+    llm: { ...config.llm, cache: { ...config.llm.cache, enabled: false } },
+  } as PipelineConfig;
+
+  const recorder = createEstimatingClient(
+    config.llm,
+    createLlmClient({ ...config.llm, endpoints: {}, roles: {} }, {}),
+  );
+  const dir = await mkdtemp(join(tmpdir(), 'pf-estimate-'));
+  try {
+    await runPipeline({
+      config: sampleConfig,
+      configFile: file,
+      outDir: dir,
+      llm: recorder.client,
+      stages: defaultStages,
+      reporter: (event) => {
+        if (event.type === 'stage-start') recorder.setStage(event.stage);
+      },
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const scale = sampled === 0 ? 0 : users / sampled;
+  const rows = recorder.rows().map((row) => {
+    const endpoint = config.llm.endpoints[row.endpoint];
+    const promptTokens = Math.round(row.promptTokens * scale);
+    const completionTokens = Math.round(row.completionTokens * scale);
+    return {
+      ...row,
+      calls: Math.round(row.calls * scale),
+      promptTokens,
+      completionTokens,
+      costUsd: endpoint === undefined ? 0 : estimateCost({ promptTokens, completionTokens }, endpoint),
+    };
+  });
+  const total = rows.reduce(
+    (sum, row) => ({
+      calls: sum.calls + row.calls,
+      promptTokens: sum.promptTokens + row.promptTokens,
+      completionTokens: sum.completionTokens + row.completionTokens,
+      costUsd: sum.costUsd + row.costUsd,
+    }),
+    { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 },
+  );
+  const offlineRoles = ['realizer', 'judge', 'embedder'].filter(
+    (role) => config.llm.roles[role] === undefined,
+  );
+  return { users, sampledUsers: sampled, rows, total, offlineRoles };
+}
+
+/**
+ * A client that reports roles with an endpoint as online (so stages take their model path)
+ * but answers from the offline backend and records what each call would have cost.
+ */
+function createEstimatingClient(
+  config: LlmConfig,
+  offline: LlmClient,
+): { client: LlmClient; rows: () => EstimateRow[]; setStage: (stage: string) => void } {
+  const rows = new Map<string, EstimateRow>();
+  let currentStage = '?';
+  const record = (role: string, requestStage: string | undefined, prompt: number, completion: number) => {
+    const stage = requestStage ?? currentStage;
+    const endpoint = config.roles[role] ?? 'offline';
+    const key = `${stage}\u0000${role}`;
+    const row = rows.get(key) ?? {
+      stage,
+      role,
+      endpoint,
+      calls: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0,
+    };
+    row.calls++;
+    row.promptTokens += prompt;
+    row.completionTokens += completion;
+    rows.set(key, row);
+  };
+  const online = (role: string) => config.roles[role] !== undefined;
+  const zero: Usage = {
+    calls: 0,
+    cacheHits: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    failures: 0,
+  };
+  const client: LlmClient = {
+    async chat(role: string, request: ChatRequest) {
+      const result = await offline.chat(role, request);
+      if (online(role))
+        record(role, request.stage, estimateMessagesTokens(request.messages), estimateTokens(result.text));
+      return result;
+    },
+    async structured<T>(role: string, request: StructuredRequest<T>): Promise<T> {
+      const value = await offline.structured(role, request);
+      if (online(role))
+        record(
+          role,
+          request.stage,
+          estimateMessagesTokens(request.messages),
+          estimateTokens(JSON.stringify(value)),
+        );
+      return value;
+    },
+    async safeStructured<T>(role: string, request: StructuredRequest<T>) {
+      try {
+        return { ok: true as const, value: await client.structured(role, request), offline: false };
+      } catch (error) {
+        return { ok: false as const, error: error as Error };
+      }
+    },
+    async embed(role: string, texts: string[], embedOptions?: { stage?: string }) {
+      if (online(role))
+        record(
+          role,
+          embedOptions?.stage,
+          texts.reduce((sum, text) => sum + estimateTokens(text), 0),
+          0,
+        );
+      return offline.embed(role, texts, embedOptions);
+    },
+    isOffline: (role) => !online(role),
+    modelFor: (role) => config.endpoints[config.roles[role] ?? '']?.model ?? 'offline',
+    usage: () => ({ byStage: {}, byEndpoint: {}, total: { ...zero } }),
+  };
+  return {
+    client,
+    rows: () => [...rows.values()],
+    setStage: (stage) => {
+      currentStage = stage;
+    },
+  };
+}
