@@ -184,9 +184,58 @@ export class PreflightError extends PersonaForgeError {
   }
 }
 
+/** A recipe that cannot become a valid ms-swift command (unknown flag, bad batch arithmetic, …). */
+export class RecipeError extends PersonaForgeError {
+  readonly flag: string | undefined;
+  readonly closest: string | undefined;
+
+  constructor(
+    message: string,
+    options: PersonaForgeErrorOptions & { flag?: string; closest?: string } = {},
+  ) {
+    super('RECIPE_INVALID', message, options);
+    this.flag = options.flag;
+    this.closest = options.closest;
+  }
+}
+
 export class HubError extends PersonaForgeError {
   constructor(message: string, options: PersonaForgeErrorOptions = {}) {
     super('HUB_FAILED', message, options);
+  }
+}
+
+/** A user's dialogue could not be realized to plan (a chunk kept missing required slots, …); the runner quarantines the user. */
+export class SynthError extends PersonaForgeError {
+  readonly userId: string;
+  /** Machine-readable reason, e.g. `slots_not_expressed`, `invalid_plan_times`, `concepts_invalid`. */
+  readonly reason: string;
+  readonly details: unknown;
+
+  constructor(
+    userId: string,
+    reason: string,
+    message: string,
+    options: PersonaForgeErrorOptions & { details?: unknown } = {},
+  ) {
+    super('SYNTH_FAILED', `user "${userId}": ${message}`, options);
+    this.userId = userId;
+    this.reason = reason;
+    this.details = options.details;
+  }
+}
+
+/** Sessions cannot be spliced into a host conversation (gap too small, bad position, unreadable host). */
+export class InterpolationError extends PersonaForgeError {
+  constructor(message: string, options: PersonaForgeErrorOptions = {}) {
+    super('INTERPOLATION_FAILED', message, options);
+  }
+}
+
+/** A plan that cannot be built or found (bad plan settings, a user missing from plan.jsonl). */
+export class PlanError extends PersonaForgeError {
+  constructor(message: string, options: PersonaForgeErrorOptions & { code?: 'PLAN_INVALID' | 'NOT_FOUND' } = {}) {
+    super(options.code ?? 'PLAN_INVALID', message, options);
   }
 }
 

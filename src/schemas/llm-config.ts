@@ -18,6 +18,14 @@ export const EndpointConfig = z
     priceOutputPerM: z.number().min(0).default(0),
     /** How to ask for structured output; `auto` tries json_schema, then json_object, then instructions. */
     structuredOutput: z.enum(['auto', 'json_schema', 'json_object', 'instructions']).default('auto'),
+    /** Completion-token cap sent when a request sets none; also the worst case the budget check assumes. */
+    maxTokens: z.number().int().min(1).default(2048),
+    /** Re-asks (with the validation error) when an answer is not schema-valid JSON; a request may override. */
+    maxSchemaRetries: z.number().int().min(0).default(2),
+    /** Adaptive concurrency never shrinks below this (it halves on each 429, AIMD). */
+    minConcurrency: z.number().int().min(1).default(1),
+    /** Texts per `/v1/embeddings` request. */
+    embeddingBatchSize: z.number().int().min(1).default(256),
   })
   .strict();
 export type EndpointConfig = z.infer<typeof EndpointConfig>;
@@ -27,10 +35,30 @@ export const LlmConfig = z
     endpoints: z.record(z.string(), EndpointConfig).default({}),
     /** role → endpoint name; roles with no endpoint use the offline backend. */
     roles: z.record(z.string(), z.string()).default({}),
+    /** The deterministic offline backend used by roles with no endpoint. */
+    offline: z
+      .object({
+        /** Dimension of the offline hashed bag-of-words/char-n-gram embedding. */
+        embeddingDimensions: z.number().int().min(8).default(384),
+      })
+      .strict()
+      .prefault({}),
     cache: z
       .object({ enabled: z.boolean().default(true), dir: z.string().default('.pf-cache/llm') })
       .strict()
       .prefault({}),
   })
-  .strict();
+  .strict()
+  .superRefine((value, context) => {
+    for (const [role, endpoint] of Object.entries(value.roles)) {
+      if (endpoint in value.endpoints) continue;
+      const known = Object.keys(value.endpoints);
+      context.addIssue({
+        code: 'custom',
+        path: ['roles', role],
+        input: endpoint,
+        message: `role "${role}" names endpoint "${endpoint}", which is not defined; fix: use one of ${known.length > 0 ? known.join(', ') : '(none: add it under llm.endpoints, or delete the role to run it offline)'}`,
+      });
+    }
+  });
 export type LlmConfig = z.infer<typeof LlmConfig>;

@@ -1,5 +1,138 @@
 import { z } from 'zod';
 
+const IntRange = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
+
+/** Per-type top-k of one PersonaVLM retrieval (SPEC.md §1: semantic 4, episodic 2, procedural 2). */
+export const TopKConfig = z
+  .object({
+    semantic: z.number().int().min(0).default(4),
+    episodic: z.number().int().min(0).default(2),
+    procedural: z.number().int().min(0).default(2),
+  })
+  .strict();
+export type TopKConfig = z.infer<typeof TopKConfig>;
+
+/** PEM, SPEC.md §1: `λ_m = base − amplitude·cos(π·min(m, horizon)/horizon)`, skip when all scores equal `neutral`. */
+export const PemConfig = z
+  .object({
+    lambdaBase: z.number().default(0.7),
+    lambdaAmplitude: z.number().default(0.2),
+    horizon: z.number().int().min(1).default(50),
+    neutral: z.number().int().min(1).max(5).default(3),
+  })
+  .strict();
+export type PemConfig = z.infer<typeof PemConfig>;
+
+export const RetrievalConfig = z
+  .object({
+    /** Which paths are fused (RRF) for PersonaVLM retrieval. */
+    mode: z.enum(['hybrid', 'bm25', 'dense']).default('hybrid'),
+    topK: TopKConfig.prefault({}),
+    /** Per-call k ranges for training data (SPEC.md §1: episodic U[2,5], semantic U[3,6]). */
+    trainingTopK: z
+      .object({
+        semantic: IntRange.default([3, 6]),
+        episodic: IntRange.default([2, 5]),
+        procedural: IntRange.default([2, 2]),
+      })
+      .strict()
+      .prefault({}),
+    /** Draw k per call from `trainingTopK` (training data) instead of the fixed `topK`. */
+    sampleTopK: z.boolean().default(true),
+    /** Reciprocal rank fusion constant (M²A: k = 60). */
+    rrfK: z.number().min(0).default(60),
+    /** Candidates taken from each path before fusion. */
+    candidatesPerPath: z.number().int().min(1).default(10),
+    bm25: z
+      .object({ k1: z.number().min(0).default(1.2), b: z.number().min(0).max(1).default(0.75) })
+      .strict()
+      .prefault({}),
+    /** Most retrievals per reasoning trajectory (SPEC.md §1). */
+    maxRetrievals: z.number().int().min(1).default(3),
+  })
+  .strict();
+export type RetrievalConfig = z.infer<typeof RetrievalConfig>;
+
+export const PersonaTreeConfig = z
+  .object({
+    /** Schema file; null = the project's `data/persona-tree-schema.json`. */
+    schemaPath: z.string().nullable().default(null),
+    /** Turns per chunk (Inside Out: w = 3 works best). */
+    chunkTurns: z.number().int().min(1).default(3),
+    /** Per-leaf value budget in characters; longer values are compressed deterministically. */
+    leafMaxChars: z.number().int().min(16).default(240),
+    /** ADD may create a new leaf under an existing schema branch (extended-schema policy). */
+    allowExtendedAdd: z.boolean().default(true),
+    /** Deepest a new (extended) leaf may sit below an existing branch. */
+    maxExtensionDepth: z.number().int().min(1).default(1),
+  })
+  .strict();
+export type PersonaTreeConfig = z.infer<typeof PersonaTreeConfig>;
+
+export const DualLayerConfig = z
+  .object({
+    /** Candidates per path (M²A: top-10 each), fused by RRF. */
+    perPathTopK: z.number().int().min(1).default(10),
+    rrfK: z.number().min(0).default(60),
+    topK: z.number().int().min(1).default(10),
+  })
+  .strict();
+export type DualLayerConfig = z.infer<typeof DualLayerConfig>;
+
+export const VitaMemoryConfig = z
+  .object({
+    /** Rewrite-summary backend budget (VitaBench: 4,096 tokens). */
+    rewriteMaxTokens: z.number().int().min(1).default(4096),
+    ragChunkTokens: z.number().int().min(1).default(512),
+    ragChunkOverlap: z.number().int().min(0).default(0),
+    ragTopK: z.number().int().min(1).default(8),
+    ragThreshold: z.number().min(-1).max(1).default(0.3),
+  })
+  .strict();
+export type VitaMemoryConfig = z.infer<typeof VitaMemoryConfig>;
+
 /** The `memory:` section of a pipeline file. Every default here is a documented domain number (SPEC.md). */
-export const MemoryConfig = z.object({}).strict();
+export const MemoryConfig = z
+  .object({
+    /** A gap of at least this many minutes starts a new session (PersonaVLM t_s). */
+    sessionGapMinutes: z.number().min(1).default(60),
+    /** Procedural memory keeps at most this many entries (PersonaVLM). */
+    proceduralMaxEntries: z.number().int().min(1).default(5),
+    pem: PemConfig.prefault({}),
+    retrieval: RetrievalConfig.prefault({}),
+    tree: PersonaTreeConfig.prefault({}),
+    dualLayer: DualLayerConfig.prefault({}),
+    vita: VitaMemoryConfig.prefault({}),
+    /** Model role asked for teacher targets when it has an endpoint (`judge` or `realizer`). */
+    teacherRole: z.enum(['judge', 'realizer']).default('judge'),
+    /** Ask the teacher role for targets (skipped while the role is offline). */
+    teacher: z.boolean().default(true),
+    /** Memory tasks a teacher is asked for. */
+    teacherTasks: z
+      .array(
+        z.enum([
+          'semantic_write',
+          'personality_inference',
+          'tree_ops',
+          'core_update',
+          'episodic_summary',
+          'procedural_update',
+        ]),
+      )
+      .default([
+        'semantic_write',
+        'personality_inference',
+        'tree_ops',
+        'core_update',
+        'episodic_summary',
+        'procedural_update',
+      ]),
+    /** A teacher tree-op list agrees with gold when `scoreTreeOps` reaches this. */
+    teacherTreeAgreement: z.number().min(-1).max(1).default(0.5),
+    /** Earlier turns of the session shown as short-term context in per-turn traces. */
+    contextTurns: z.number().int().min(0).default(6),
+    /** Embedding role for dense retrieval (offline embedding when it has no endpoint). */
+    embedderRole: z.string().default('embedder'),
+  })
+  .strict();
 export type MemoryConfig = z.infer<typeof MemoryConfig>;

@@ -1,5 +1,171 @@
 import { z } from 'zod';
 
-/** The `personas:` section of a pipeline file. Every default here is a documented domain number (SPEC.md). */
-export const PersonasConfig = z.object({}).strict();
+/**
+ * Where a field of a file/hub record goes. Keys are persona attributes, values are the column
+ * (or JSON key) names in the file. Only `description` is required; attributes the file lacks
+ * are filled deterministically from the builtin tables.
+ */
+export const PersonaFieldMapping = z
+  .object({
+    /** Column holding the one-line persona description (PersonaHub: `persona`, or `input persona`). */
+    description: z.string().min(1).default('persona'),
+    name: z.string().min(1).optional(),
+    age: z.string().min(1).optional(),
+    gender: z.string().min(1).optional(),
+    occupation: z.string().min(1).optional(),
+    city: z.string().min(1).optional(),
+    country: z.string().min(1).optional(),
+    family: z.string().min(1).optional(),
+    lifeStage: z.string().min(1).optional(),
+    education: z.string().min(1).optional(),
+    /** A list column, or a string split on commas / semicolons. */
+    interests: z.string().min(1).optional(),
+  })
+  .strict();
+export type PersonaFieldMapping = z.infer<typeof PersonaFieldMapping>;
+
+/** Weights for the integer scores 1..5 (any non-negative numbers, normalised when drawn). */
+export const ScoreWeights = z
+  .array(z.number().min(0))
+  .length(5)
+  .refine((weights) => weights.some((w) => w > 0), 'at least one weight must be positive');
+export type ScoreWeights = z.infer<typeof ScoreWeights>;
+
+/** Options of the builtin generator. */
+export const BuiltinPersonasConfig = z
+  .object({
+    /** Youngest adult generated. @default 18 */
+    minAge: z.number().int().min(14).max(100).default(18),
+    /** Oldest generated. @default 82 */
+    maxAge: z.number().int().min(14).max(100).default(82),
+    /** Share of each gender, normalised. @default { female: 0.49, male: 0.49, nonBinary: 0.02 } */
+    genders: z
+      .object({
+        female: z.number().min(0).default(0.49),
+        male: z.number().min(0).default(0.49),
+        nonBinary: z.number().min(0).default(0.02),
+      })
+      .strict()
+      .prefault({}),
+    /** Age from which a persona may be retired. @default 60 */
+    retirementAge: z.number().int().min(40).max(100).default(60),
+    /** Probability a persona at or above `retirementAge` is retired (forced when no job fits the age). @default 0.7 */
+    retiredShare: z.number().min(0).max(1).default(0.7),
+    /** Interests per persona, inclusive range. @default [2, 4] */
+    interests: z.tuple([z.number().int().min(1), z.number().int().min(1)]).default([2, 4]),
+    /**
+     * Region tier mix (VitaBench 2.0 profiles use tier-1 … rural); weights, normalised.
+     * @default { tier1: 0.3, tier2: 0.3, tier3: 0.25, rural: 0.15 }
+     */
+    regionTiers: z
+      .object({
+        tier1: z.number().min(0).default(0.3),
+        tier2: z.number().min(0).default(0.3),
+        tier3: z.number().min(0).default(0.25),
+        rural: z.number().min(0).default(0.15),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+  .refine((config) => config.minAge <= config.maxAge, 'minAge must be <= maxAge')
+  .refine((config) => config.interests[0] <= config.interests[1], 'interests range must be [min, max]');
+
+/** A local jsonl / csv / parquet file of personas. */
+export const FilePersonasConfig = z
+  .object({
+    path: z.string().min(1),
+    /**
+     * `auto` picks by extension (.jsonl/.ndjson, .json = one object or an array of objects,
+     * .csv, .parquet). @default 'auto'
+     */
+    format: z.enum(['auto', 'jsonl', 'json', 'csv', 'parquet']).default('auto'),
+    mapping: PersonaFieldMapping.prefault({}),
+  })
+  .strict();
+
+/** A dataset file on the Hugging Face Hub, downloaded once into a cache directory. */
+export const HubPersonasConfig = z
+  .object({
+    /** Dataset repo. @default 'proj-persona/PersonaHub' */
+    repo: z.string().min(1).default('proj-persona/PersonaHub'),
+    /** File inside the repo (jsonl, csv or parquet). @default 'persona.jsonl' */
+    file: z.string().min(1).default('persona.jsonl'),
+    /** Branch, tag or commit. @default 'main' */
+    revision: z.string().min(1).default('main'),
+    /** Hub endpoint (a mirror or a local stand-in). Unset: the library's default huggingface.co. */
+    hubUrl: z.string().url().optional(),
+    /** Name of the environment variable holding the access token (never the token itself). @default 'HF_TOKEN' */
+    tokenEnv: z.string().min(1).default('HF_TOKEN'),
+    /** Cache directory; the file is downloaded once. @default '.pf-cache/hub' */
+    cacheDir: z.string().min(1).default('.pf-cache/hub'),
+    /** Re-resolve the revision on the Hub even when a cached copy exists. @default false */
+    refresh: z.boolean().default(false),
+    /** Read at most this many records (0 = all); sampling happens within them. @default 0 */
+    maxRecords: z.number().int().min(0).default(0),
+    format: z.enum(['auto', 'jsonl', 'json', 'csv', 'parquet']).default('auto'),
+    mapping: PersonaFieldMapping.prefault({}),
+  })
+  .strict();
+
+/**
+ * The `personas:` section of a pipeline file. Every default here is a documented domain number
+ * (SPEC.md §1: 700 personas, 500 train and 200 test, disjoint; Big Five integers 1–5).
+ *
+ * @example
+ * PersonasConfig.parse({ source: 'hub', hub: { hubUrl: 'http://127.0.0.1:9000' } });
+ */
+export const PersonasConfig = z
+  .object({
+    source: z.enum(['builtin', 'file', 'hub']).default('builtin'),
+    /** Train users (SPEC.md §1). @default 500 */
+    train: z.number().int().min(0).default(500),
+    /** Test users, disjoint from train (SPEC.md §1). @default 200 */
+    test: z.number().int().min(0).default(200),
+    builtin: BuiltinPersonasConfig.prefault({}),
+    /** Required when `source: file`. */
+    file: FilePersonasConfig.optional(),
+    hub: HubPersonasConfig.prefault({}),
+    /**
+     * Big Five score distribution: weights of the integers 1..5 for every trait, optionally
+     * overridden per trait. PersonaVLM draws "random Big Five scores" (SPEC.md §1), so the
+     * default is uniform.
+     */
+    bigFive: z
+      .object({
+        weights: ScoreWeights.default([1, 1, 1, 1, 1]),
+        traits: z
+          .object({
+            openness: ScoreWeights.optional(),
+            conscientiousness: ScoreWeights.optional(),
+            extraversion: ScoreWeights.optional(),
+            agreeableness: ScoreWeights.optional(),
+            neuroticism: ScoreWeights.optional(),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    /** Enrichment through the `realizer` role (offline backend when the role has no endpoint). */
+    enrichment: z
+      .object({
+        role: z.string().min(1).default('realizer'),
+        /** @default 0.7 */
+        temperature: z.number().min(0).max(2).default(0.7),
+        /** @default 700 */
+        maxTokens: z.number().int().min(64).default(700),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+  .refine((config) => config.source !== 'file' || config.file !== undefined, {
+    message: 'source "file" needs a `file:` section with at least `path`',
+    path: ['file'],
+  });
 export type PersonasConfig = z.infer<typeof PersonasConfig>;
+export type PersonasConfigInput = z.input<typeof PersonasConfig>;
+export type BuiltinPersonasConfig = z.infer<typeof BuiltinPersonasConfig>;
+export type FilePersonasConfig = z.infer<typeof FilePersonasConfig>;
+export type HubPersonasConfig = z.infer<typeof HubPersonasConfig>;

@@ -1,5 +1,280 @@
 import { z } from 'zod';
+import { ImagesConfig } from './images-config.js';
 
-/** The `plan:` section of a pipeline file. Every default here is a documented domain number (SPEC.md). */
-export const PlanConfig = z.object({}).strict();
-export type PlanConfig = z.infer<typeof PlanConfig>;
+/**
+ * Settings of the plan stage (`plan:` section of a pipeline file), fully resolved. Every number
+ * here is a documented domain default (SPEC.md); `profile` selects a preset of published-system
+ * defaults that sits between these generic defaults and what the pipeline file sets.
+ *
+ * Drift scaling (SPEC.md §4, VitaBench 2.0 §3): a VitaBench user sees on average 36.07
+ * additions, 7.52 deletions and 4.79 modifications over an average lifecycle of 1,580 days.
+ * Per user we draw Poisson(mean × horizonDays / referenceHorizonDays × timeScale). With
+ * `timeScale` 1 that is ≈0.9 changes per 30 days — too few for interest-evolution questions in
+ * a month of dialogue — so the generic/PersonaVLM default `timeScale: 4` plays roughly four
+ * months of VitaBench life per planned month (≈3.7 changes per 30 days, ≈11 per 90 days; the
+ * add:delete:modify ratio is VitaBench's). The `vitabench` profile uses `timeScale: 1`.
+ */
+const Range = (min: number, max: number) =>
+  z
+    .tuple([z.number().min(0), z.number().min(0)])
+    .refine(([a, b]) => a <= b, 'range must be [min, max]')
+    .default([min, max]);
+const IntRange = (min: number, max: number) =>
+  z
+    .tuple([z.number().int().min(0), z.number().int().min(0)])
+    .refine(([a, b]) => a <= b, 'range must be [min, max]')
+    .default([min, max]);
+
+export const PLAN_PROFILES = ['generic', 'personavlm', 'persona-tree', 'm2a', 'vitabench'] as const;
+export const PlanProfile = z.enum(PLAN_PROFILES);
+export type PlanProfile = z.infer<typeof PlanProfile>;
+
+/** A dialogue-length profile (PersonaVLM: 32k context = 20–100 rounds, 128k = 100–500). */
+export const ContextProfile = z.object({ rounds: IntRange(20, 100) }).strict();
+
+/** Question counts per family and task weights (a task missing from `weights` gets weight 1). */
+export const QaConfig = z
+  .object({
+    /** Persona-MME questions per user (14 tasks, SPEC.md §1). @default 14 */
+    personaMme: z.number().int().min(0).default(14),
+    /** PersonaMem questions per user (7 query types, FORMATS.md §4). @default 7 */
+    personaMem: z.number().int().min(0).default(7),
+    /** LoCoMo questions per user (5 categories). @default 10 */
+    locomo: z.number().int().min(0).default(10),
+    /** Relative weight of each task name (e.g. LoCoMo M²A mix multi_hop 2 : temporal 3 : open_domain 1 : single_hop 4). */
+    weights: z.record(z.string(), z.number().min(0)).default({}),
+    /** Share of questions asked at the end of the history; the rest in situ at earlier session ends. @default 0.5 */
+    atEndRatio: z.number().min(0).max(1).default(0.5),
+  })
+  .strict();
+export type QaConfig = z.infer<typeof QaConfig>;
+
+export const PlanSettings = z
+  .object({
+    profile: PlanProfile.default('generic'),
+    /** Earliest horizon start; each user's start adds up to `startJitterDays`. */
+    startDate: z.iso.datetime().default('2024-01-01T00:00:00.000Z'),
+    startJitterDays: z.number().int().min(0).default(180),
+    /** Horizon length in days per split (PersonaVLM: ≤ 1 month train, ≤ 3 months test). */
+    horizonDays: z
+      .object({ train: Range(14, 30), test: Range(30, 90) })
+      .strict()
+      .prefault({}),
+    /** Named dialogue-length profiles. */
+    contexts: z
+      .record(z.string(), ContextProfile)
+      .default({ '32k': { rounds: [20, 100] }, '128k': { rounds: [100, 500] } }),
+    trainContexts: z.array(z.string()).min(1).default(['32k']),
+    testContexts: z.array(z.string()).min(1).default(['32k', '128k']),
+    /** Rounds per session (M²A: 5–15 turns per session). */
+    roundsPerSession: IntRange(5, 15),
+    /** Minutes between rounds inside a session. */
+    roundGapMinutes: Range(1, 4),
+    /** t_s: a gap of at least this many minutes separates sessions (PersonaVLM §3). @default 60 */
+    sessionGapMinutes: z.number().min(1).default(60),
+    /** Weights of session start periods (local clock hours in `[start, end)` of each period). */
+    dayPeriods: z
+      .object({
+        morning: z.number().min(0).default(0.2),
+        midday: z.number().min(0).default(0.2),
+        afternoon: z.number().min(0).default(0.15),
+        evening: z.number().min(0).default(0.3),
+        night: z.number().min(0).default(0.15),
+      })
+      .strict()
+      .prefault({}),
+    /** Multimodal rounds: ratio drawn per user in the range (PersonaVLM: > 15%). */
+    multimodal: z
+      .object({ enabled: z.boolean().default(true), ratio: Range(0.15, 0.2) })
+      .strict()
+      .prefault({}),
+    /** VitaBench's ≈20% noise interactions; kind weights. */
+    noise: z
+      .object({
+        ratio: z.number().min(0).max(0.6).default(0.2),
+        kinds: z
+          .object({
+            irrelevant: z.number().min(0).default(0.3),
+            exploratory: z.number().min(0).default(0.25),
+            on_behalf: z.number().min(0).default(0.15),
+            impulse: z.number().min(0).default(0.15),
+            correction: z.number().min(0).default(0.15),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    preferences: z
+      .object({
+        /** Initial preferences per user (VitaBench: 25–68, scaled down for month-long dialogues). */
+        initial: IntRange(8, 20),
+        /**
+         * Category mix (VitaBench 2.0: food 35%, shopping 18.1%, travel 20.2%, entertainment 21%,
+         * long-tail 5%); lifestyle shares the long-tail 5% half and half. Normalised when drawn.
+         */
+        mix: z
+          .object({
+            food: z.number().min(0).default(0.35),
+            shopping: z.number().min(0).default(0.181),
+            travel: z.number().min(0).default(0.202),
+            entertainment: z.number().min(0).default(0.21),
+            lifestyle: z.number().min(0).default(0.025),
+            longtail: z.number().min(0).default(0.025),
+          })
+          .strict()
+          .prefault({}),
+        /** Share of preferences that hold only in a context the assistant cannot see. @default 0.15 */
+        conditionalRatio: z.number().min(0).max(1).default(0.15),
+      })
+      .strict()
+      .prefault({}),
+    drift: z
+      .object({
+        /** VitaBench 2.0 per-user averages over its reference lifecycle. */
+        perUserMeans: z
+          .object({
+            add: z.number().min(0).default(36.07),
+            delete: z.number().min(0).default(7.52),
+            modify: z.number().min(0).default(4.79),
+          })
+          .strict()
+          .prefault({}),
+        /** VitaBench 2.0's average interaction duration per user, days. @default 1580 */
+        referenceHorizonDays: z.number().min(1).default(1580),
+        /** Reference-days of life per planned day (see the note above). @default 4 */
+        timeScale: z.number().min(0).default(4),
+        /** Share of drift events that are implicit state changes. @default 0.3 */
+        implicitRatio: z.number().min(0).max(1).default(0.3),
+      })
+      .strict()
+      .prefault({}),
+    /** Mean Big Five shifts per 30 days (each moves one trait by ±1). @default 1 */
+    personalityShiftsPer30Days: z.number().min(0).default(1),
+    people: z
+      .object({ count: IntRange(2, 5), changesPer30Days: z.number().min(0).default(1.5) })
+      .strict()
+      .prefault({}),
+    goals: z
+      .object({ count: IntRange(1, 3), unknownRatio: z.number().min(0).max(1).default(0.3) })
+      .strict()
+      .prefault({}),
+    habits: z
+      .object({ count: IntRange(1, 3), mentions: IntRange(1, 3) })
+      .strict()
+      .prefault({}),
+    /** M²A concept group: 3–4 concepts, 2–3 images each. */
+    concepts: z
+      .object({ count: IntRange(3, 4), imagesPerConcept: IntRange(2, 3) })
+      .strict()
+      .prefault({}),
+    qa: QaConfig.prefault({}),
+    images: ImagesConfig.prefault({}),
+  })
+  .strict();
+export type PlanSettings = z.infer<typeof PlanSettings>;
+
+type DeepPartial<T> = T extends readonly unknown[]
+  ? T
+  : T extends Record<string, unknown>
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/** The `plan:` section as written in a pipeline file: any subset of `PlanSettings`. */
+export type PlanConfig = DeepPartial<z.input<typeof PlanSettings>>;
+
+function deepPartial(schema: z.ZodType, leaf: boolean): z.ZodType {
+  let inner: z.ZodType = schema;
+  while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault) inner = inner.unwrap() as z.ZodType;
+  // Leaves lose their defaults too: a default applied while parsing the file would hide the preset.
+  if (leaf || !(inner instanceof z.ZodObject)) return inner.optional();
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, value] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
+    // Records, tuples and the images section are replaced wholesale, not merged field by field.
+    shape[key] = deepPartial(value, key === 'images');
+  }
+  return z.object(shape).strict().optional();
+}
+
+/**
+ * The `plan:` section schema: every field optional (profile presets and defaults are applied by
+ * `resolvePlanSettings`, so a preset never overrides what the file sets).
+ *
+ * @example PlanConfig.parse({ profile: 'm2a', qa: { locomo: 20 } });
+ */
+export const PlanConfig = (
+  deepPartial(PlanSettings, false) as z.ZodOptional<z.ZodType>
+).unwrap() as z.ZodType<PlanConfig, PlanConfig>;
+
+/**
+ * Published-system presets (SPEC.md §1–4). Only what differs from the generic defaults.
+ * - personavlm: 32k/128k test contexts, images on, > 15% multimodal, all 14 Persona-MME tasks.
+ * - persona-tree: text only, PersonaMem-style questions (Inside Out evaluates on PersonaMem).
+ * - m2a: 5–6 sessions of 5–15 rounds (≈ 25–90 rounds), 3–4 concepts × 2–3 images, LoCoMo mix 2:3:1:4.
+ * - vitabench: 25–68 preferences, literal drift rates, ≈ 20% noise, text only, long horizons.
+ */
+export const PLAN_PROFILE_PRESETS: Record<PlanProfile, PlanConfig> = {
+  generic: {},
+  personavlm: { qa: { personaMme: 28, personaMem: 0, locomo: 0 } },
+  'persona-tree': {
+    multimodal: { enabled: false },
+    qa: { personaMme: 0, personaMem: 14, locomo: 0 },
+  },
+  m2a: {
+    contexts: { m2a: { rounds: [25, 90] } },
+    trainContexts: ['m2a'],
+    testContexts: ['m2a'],
+    horizonDays: { train: [7, 30], test: [7, 30] },
+    qa: {
+      personaMme: 0,
+      personaMem: 0,
+      locomo: 20,
+      weights: { multi_hop: 2, temporal: 3, open_domain: 1, single_hop: 4, adversarial: 2 },
+    },
+  },
+  vitabench: {
+    multimodal: { enabled: false },
+    preferences: { initial: [25, 68] },
+    drift: { timeScale: 1 },
+    horizonDays: { train: [30, 90], test: [90, 365] },
+    testContexts: ['128k'],
+    qa: { personaMme: 7, personaMem: 7, locomo: 0 },
+  },
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value !== undefined) out[key] = merge(base[key], value);
+  }
+  return out;
+}
+
+const resolved = new WeakMap<object, PlanSettings>();
+const resolvedByText = new Map<string, PlanSettings>();
+
+/**
+ * Applies generic defaults ← profile preset ← the file's `plan:` section. Cached per config object.
+ *
+ * @example resolvePlanSettings({ profile: 'personavlm' }).contexts['128k']?.rounds; // [100, 500]
+ */
+export function resolvePlanSettings(config: PlanConfig = {}): PlanSettings {
+  const hit = resolved.get(config);
+  if (hit !== undefined) return hit;
+  // Equal configs in fresh objects (one per call) must not pay for a schema parse each time.
+  const text = JSON.stringify(config);
+  let settings = resolvedByText.get(text);
+  if (settings === undefined) {
+    const profile = config.profile ?? 'generic';
+    settings = PlanSettings.parse(merge(PLAN_PROFILE_PRESETS[profile], config));
+    if (resolvedByText.size > 256) resolvedByText.clear();
+    resolvedByText.set(text, settings);
+  }
+  resolved.set(config, settings);
+  return settings;
+}

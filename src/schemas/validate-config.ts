@@ -1,5 +1,193 @@
 import { z } from 'zod';
 
+/** Names of the judge checks (served by the `judge` role, or offline heuristics). */
+export const JudgeCheckName = z.enum(['coherence', 'safety', 'persona_consistency', 'fact_expressed']);
+export type JudgeCheckName = z.infer<typeof JudgeCheckName>;
+
+/**
+ * Words the offline safety heuristic refuses (lower-case, matched on word boundaries). A short,
+ * deliberately conservative default: the offline realizer never produces them, an LLM realizer
+ * that does is flagged for review.
+ */
+const DEFAULT_BLOCKLIST = [
+  'kill yourself',
+  'suicide method',
+  'bomb recipe',
+  'credit card number',
+  'social security number',
+  'racial slur',
+  'child abuse',
+];
+
+export const JudgeConfig = z
+  .object({
+    /** Run the judge checks at all. @default true */
+    enabled: z.boolean().default(true),
+    checks: z.array(JudgeCheckName).default(['coherence', 'safety', 'persona_consistency', 'fact_expressed']),
+    /** Sessions per user sent to a model judge (cost bound; offline heuristics see every session). @default 2 */
+    sessionsPerUser: z.number().int().min(1).default(2),
+    /** A judge score (0–1) below this fails the check. @default 0.5 */
+    minScore: z.number().min(0).max(1).default(0.5),
+    /** Quarantine users failing a judge check (rule failures always quarantine). @default true */
+    quarantine: z.boolean().default(true),
+    blocklist: z.array(z.string().min(1)).default(DEFAULT_BLOCKLIST),
+    /** Offline coherence: an assistant reply must share at least this fraction of content words … */
+    minReplyOverlap: z.number().min(0).max(1).default(0),
+    /** … and a session may repeat the same normalised turn text at most this many times. @default 1 */
+    maxRepeatsPerSession: z.number().int().min(1).default(1),
+  })
+  .strict();
+export type JudgeConfig = z.infer<typeof JudgeConfig>;
+
+/** MinHash + LSH near-duplicate detection (word shingles). */
+export const DedupConfig = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Words per shingle. @default 3 */
+    shingleWords: z.number().int().min(1).default(3),
+    /** MinHash permutations; must equal bands × rows. @default 64 */
+    numPerm: z.number().int().min(8).default(64),
+    /** LSH bands (rows = numPerm / bands); 8×8 puts the S-curve knee near Jaccard 0.77. @default 8 */
+    bands: z.number().int().min(1).default(8),
+    /** Estimated Jaccard at or above which two utterances are near-duplicates. @default 0.9 */
+    utteranceThreshold: z.number().min(0).max(1).default(0.9),
+    /** Estimated Jaccard at or above which two whole dialogues (user turns) are near-duplicates. @default 0.8 */
+    dialogueThreshold: z.number().min(0).max(1).default(0.8),
+    /** Utterances shorter than this (words) are skipped: greetings repeat legitimately. @default 8 */
+    minUtteranceWords: z.number().int().min(1).default(8),
+    /**
+     * A user is quarantined when more than this fraction of their user utterances are
+     * near-duplicates of earlier utterances (their own or another user's). @default 0.5
+     */
+    maxDuplicateUtteranceRatio: z.number().min(0).max(1).default(0.5),
+    /** Quarantine a user whose whole dialogue near-duplicates an earlier user's. @default true */
+    quarantineDuplicateDialogues: z.boolean().default(true),
+  })
+  .strict()
+  .refine((value) => value.numPerm % value.bands === 0, {
+    message: 'numPerm must be a multiple of bands',
+    path: ['bands'],
+  });
+export type DedupConfig = z.infer<typeof DedupConfig>;
+
 /** The `validate:` section of a pipeline file. Every default here is a documented domain number (SPEC.md). */
-export const ValidateConfig = z.object({}).strict();
+export const ValidateConfig = z
+  .object({
+    /** t_s: a gap of at least this many minutes starts a new session (SPEC.md §1: 60). */
+    sessionGapMinutes: z.number().min(0).default(60),
+    /** Most `<retrieve>` steps per reasoning trajectory (SPEC.md §1: 3). */
+    maxRetrievals: z.number().int().min(1).default(3),
+    /** Options of a multiple-choice question (Persona-MME / PersonaMem: 4). */
+    mcOptions: z.number().int().min(2).default(4),
+    /** Fraction of a slot's keywords its turn must contain to count as expressed. @default 1 */
+    slotKeywordFraction: z.number().min(0).max(1).default(1),
+    /** Image pool folder, relative to the run directory (the built-in pool is `plan/images`); when set, every pool image file must exist there. @default null */
+    imagePoolDir: z.string().nullable().default(null),
+    /** Failing examples kept per check in validation.json. @default 20 */
+    maxExamplesPerCheck: z.number().int().min(0).default(20),
+    judges: JudgeConfig.prefault({}),
+    dedup: DedupConfig.prefault({}),
+  })
+  .strict();
 export type ValidateConfig = z.infer<typeof ValidateConfig>;
+
+/** One failing example kept in validation.json. */
+export const FailureExample = z
+  .object({ userId: z.string(), location: z.string(), reason: z.string() })
+  .strict();
+
+/**
+ * `<run-dir>/validation.json`: what the validate stage found (kept here, beside its config, so the
+ * report module can read it with schemas only). Counts are per failure; `users` per failing user.
+ */
+export const ValidationReport = z
+  .object({
+    schemaVersion: z.literal(1),
+    /** True when the judges were offline heuristics or the corpus came from the offline realizer. */
+    offline: z.boolean(),
+    judgeMode: z.string(),
+    realizers: z.record(z.string(), z.number().int()),
+    totals: z
+      .object({
+        users: z.number().int(),
+        sessions: z.number().int(),
+        turns: z.number().int(),
+        userTurns: z.number().int(),
+        imageTurns: z.number().int(),
+        qaTargets: z.number().int(),
+        slots: z.number().int(),
+        trajectories: z.number().int(),
+        traces: z.number().int(),
+        usersWithMemory: z.number().int(),
+        quarantinedUsers: z.number().int(),
+        ruleFailures: z.number().int(),
+        judgeFailures: z.number().int(),
+      })
+      .strict(),
+    rules: z.record(
+      z.string(),
+      z
+        .object({
+          description: z.string(),
+          failures: z.number().int(),
+          users: z.number().int(),
+          examples: z.array(FailureExample),
+        })
+        .strict(),
+    ),
+    judges: z.record(
+      z.string(),
+      z
+        .object({
+          mode: z.string(),
+          evaluated: z.number().int(),
+          failures: z.number().int(),
+          meanScore: z.number().nullable(),
+          examples: z.array(FailureExample.extend({ score: z.number() })),
+        })
+        .strict(),
+    ),
+    judgeUnanswered: z.number().int(),
+    dedup: z
+      .object({
+        enabled: z.boolean(),
+        utterancesChecked: z.number().int(),
+        duplicateUtterances: z.number().int(),
+        withinUser: z.number().int(),
+        acrossUsers: z.number().int(),
+        duplicateDialogues: z.number().int(),
+        examples: z.array(
+          z
+            .object({
+              id: z.string(),
+              duplicateOf: z.string(),
+              similarity: z.number(),
+              userId: z.string(),
+              duplicateOfUser: z.string(),
+            })
+            .strict(),
+        ),
+      })
+      .strict(),
+    /** Every quarantined user with the checks that failed (export skips them). */
+    quarantined: z.array(
+      z.object({ userId: z.string(), checks: z.array(z.string()), reasons: z.array(z.string()) }).strict(),
+    ),
+    /** Per-user figures for the report (turns, sessions, failures by check). */
+    users: z.array(
+      z
+        .object({
+          userId: z.string(),
+          split: z.string(),
+          sessions: z.number().int(),
+          turns: z.number().int(),
+          imageTurns: z.number().int(),
+          qa: z.number().int(),
+          failures: z.record(z.string(), z.number().int()),
+          quarantined: z.boolean(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type ValidationReport = z.infer<typeof ValidationReport>;

@@ -1,0 +1,33 @@
+import { type FakeLlmServer, startFakeLlmServer } from './server.js';
+
+export interface RunFakeLlmCliOptions {
+  /** @default 8000 */
+  port?: number;
+  /** @default 0 */
+  latencyMs?: number;
+  /** Share of requests given a random fault. @default 0 */
+  faultRate?: number;
+  /** Where the ready line goes. @default console.log */
+  log?: (line: string) => void;
+}
+
+/**
+ * `persona-forge dev fake-llm --port N [--latency-ms L] [--fault-rate R]`: serves the fake
+ * OpenAI-compatible API until the process is stopped, so users can try the online path without
+ * a model (`run … --llm-base-url http://127.0.0.1:N/v1 --llm-model fake-model`).
+ *
+ * @example const server = await runFakeLlmCli({ port: 8000 });
+ */
+export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise<FakeLlmServer> {
+  const server = await startFakeLlmServer({
+    port: options.port ?? 8000,
+    latencyMs: options.latencyMs ?? 0,
+    ...(options.faultRate === undefined ? {} : { faults: { rate: options.faultRate } }),
+  });
+  const log = options.log ?? console.log;
+  log(`fake OpenAI-compatible server on ${server.url} (model "fake-model"); stop with Ctrl-C`);
+  log(
+    `try: persona-forge run pipelines/quickstart.yaml --out out/fake --llm-base-url ${server.url} --llm-model fake-model`,
+  );
+  return server;
+}

@@ -1,0 +1,15 @@
+export { type EvidenceWarning, orderWarnings, parseEvidence } from './dia-id.js';
+export { formatLocomoTime, formatPlainTime, parseLocomoTime, parsePlainTime } from './host-time.js';
+export { interpolateIntoHost } from './interpolate.js';
+export { interpolateLocomoRecord, locomoSessionNumbers } from './locomo.js';
+export { interpolateNative } from './native.js';
+export { interpolatePersonaVlm } from './personavlm.js';
+export { interpolationTimes, placeSessions } from './times.js';
+export type {
+  HostFormat,
+  InsertedQa,
+  InsertSessions,
+  InterpolateOptions,
+  InterpolationReport,
+  InterpolationResult,
+} from './types.js';

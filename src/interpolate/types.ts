@@ -1,0 +1,64 @@
+import type { DialogueSession } from '../schemas/dialogue.js';
+import type { ImageRef } from '../schemas/plan.js';
+import type { EvidenceWarning } from './dia-id.js';
+
+/** A QA item that comes with the inserted sessions (e.g. M²A concept QA); evidence = turn ids of those sessions. */
+export interface InsertedQa {
+  question: string;
+  answer: string;
+  /** Ids of turns in the inserted sessions (`Turn.id`). */
+  evidence: string[];
+  category: number;
+}
+
+/**
+ * Sessions to splice into a host. Their turn times are kept relative to the session start;
+ * the sessions are moved to τ_j. `images` resolves image ids to paths/captions for hosts that
+ * store them (LoCoMo `img_url`/`blip_caption`, PersonaVLM `imgs`).
+ */
+export interface InsertSessions {
+  sessions: DialogueSession[];
+  images?: ImageRef[];
+  qa?: InsertedQa[];
+}
+
+export type HostFormat = 'locomo' | 'personavlm' | 'native';
+
+export interface InterpolateOptions {
+  /** The host document as parsed JSON (a LoCoMo list or record, a PersonaVLM user_data object, a UserDialogue). */
+  host: unknown;
+  format: HostFormat;
+  sessions: InsertSessions;
+  /** Seed for the insertion position when `position` is not given. */
+  seed: number;
+  /**
+   * Insert after host session number `position` (1-based; between `position` and `position + 1`).
+   * @default a seeded draw in [1, hostSessions − 1], as M²A does
+   */
+  position?: number;
+  /** For a LoCoMo list: which conversation (index) gets the sessions. @default 0 */
+  conversation?: number;
+  /** Speaker names for inserted LoCoMo turns. @default the host's speaker_a (user) and speaker_b (assistant) */
+  speakers?: { user: string; assistant: string };
+}
+
+/** What the splice did, for the CLI to print and tests to check. */
+export interface InterpolationReport {
+  format: HostFormat;
+  position: number;
+  inserted: number;
+  /** ISO times of the inserted sessions' starts (τ_j). */
+  times: string[];
+  hostSessions: number;
+  mergedSessions: number;
+  /** Host session number → new number (only those that changed). */
+  renumbered: Record<string, number>;
+  qaRemapped: number;
+  qaAdded: number;
+  warnings: EvidenceWarning[];
+}
+
+export interface InterpolationResult<T = unknown> {
+  document: T;
+  report: InterpolationReport;
+}

@@ -1,0 +1,255 @@
+import type { BigFiveTrait } from '../../schemas/common.js';
+import type { NoiseKind } from '../../schemas/plan.js';
+
+/** Causes of explicit drift: life events or stated reasons (interest-evolution questions ask for them). */
+export const EXPLICIT_CAUSES: readonly string[] = [
+  'a friend introduced me to it',
+  'I started a new job with a different schedule',
+  'I moved to a new neighbourhood',
+  'I tried it on a recent trip and loved it',
+  'my doctor advised me to change my habits',
+  'I am trying to save money this year',
+  'I got bored of the old routine',
+  'a documentary changed my mind',
+  'my partner got me into it',
+  'I read a great review online',
+  'a colleague kept recommending it',
+  'I had a bad experience last time',
+];
+
+/** Causes of implicit drift: state changes the user does not announce. */
+export const IMPLICIT_CAUSES: readonly string[] = [
+  'recovering from a stomach illness',
+  'the exam period ended',
+  'a busy project at work finished',
+  'the weather turned colder',
+  'a knee injury healed',
+  'the holiday season ended',
+  'started training for a race',
+  'a new baby in the family changed routines',
+];
+
+/** Big Five shifts with their causes (sign = direction of the shift). */
+export const PERSONALITY_SHIFTS: ReadonlyArray<{ trait: BigFiveTrait; delta: 1 | -1; cause: string }> = [
+  { trait: 'openness', delta: 1, cause: 'a long trip abroad broadened my outlook' },
+  { trait: 'openness', delta: -1, cause: 'a stressful period made me stick to what I know' },
+  { trait: 'conscientiousness', delta: 1, cause: 'a promotion came with more responsibility' },
+  { trait: 'conscientiousness', delta: -1, cause: 'burnout after a long project' },
+  { trait: 'extraversion', delta: 1, cause: 'joining a weekend sports club' },
+  { trait: 'extraversion', delta: -1, cause: 'working from home for months' },
+  { trait: 'agreeableness', delta: 1, cause: 'volunteering at a community centre' },
+  { trait: 'agreeableness', delta: -1, cause: 'a conflict with a difficult manager' },
+  { trait: 'neuroticism', delta: 1, cause: 'worries about a family member’s health' },
+  { trait: 'neuroticism', delta: -1, cause: 'starting therapy and a regular sleep schedule' },
+];
+
+export interface HabitSpec {
+  description: string;
+  keywords: string[];
+  /** 0 = Sunday … 6 = Saturday; null = daily. */
+  dayOfWeek: number | null;
+  timeOfDay: 'morning' | 'afternoon' | 'evening' | 'night';
+}
+
+export const HABITS: readonly HabitSpec[] = [
+  {
+    description: 'goes to the farmers market every Saturday morning',
+    keywords: ['farmers market', 'saturday'],
+    dayOfWeek: 6,
+    timeOfDay: 'morning',
+  },
+  {
+    description: 'plays badminton every Wednesday evening',
+    keywords: ['badminton', 'wednesday'],
+    dayOfWeek: 3,
+    timeOfDay: 'evening',
+  },
+  {
+    description: 'calls their parents every Sunday evening',
+    keywords: ['call', 'parents', 'sunday'],
+    dayOfWeek: 0,
+    timeOfDay: 'evening',
+  },
+  {
+    description: 'jogs in the park every morning',
+    keywords: ['jog', 'park'],
+    dayOfWeek: null,
+    timeOfDay: 'morning',
+  },
+  {
+    description: 'reads for half an hour before bed',
+    keywords: ['read', 'before bed'],
+    dayOfWeek: null,
+    timeOfDay: 'night',
+  },
+  {
+    description: 'meal-preps lunches every Sunday afternoon',
+    keywords: ['meal prep', 'sunday'],
+    dayOfWeek: 0,
+    timeOfDay: 'afternoon',
+  },
+  {
+    description: 'attends a yoga class every Tuesday evening',
+    keywords: ['yoga class', 'tuesday'],
+    dayOfWeek: 2,
+    timeOfDay: 'evening',
+  },
+  {
+    description: 'goes swimming every Friday afternoon',
+    keywords: ['swimming', 'friday'],
+    dayOfWeek: 5,
+    timeOfDay: 'afternoon',
+  },
+  {
+    description: 'writes in a journal every night',
+    keywords: ['journal'],
+    dayOfWeek: null,
+    timeOfDay: 'night',
+  },
+  {
+    description: 'has dim sum with friends every Sunday morning',
+    keywords: ['dim sum', 'sunday'],
+    dayOfWeek: 0,
+    timeOfDay: 'morning',
+  },
+  {
+    description: 'does a board-game night every Thursday evening',
+    keywords: ['board game', 'thursday'],
+    dayOfWeek: 4,
+    timeOfDay: 'evening',
+  },
+  {
+    description: 'walks the dog every evening',
+    keywords: ['walk', 'dog'],
+    dayOfWeek: null,
+    timeOfDay: 'evening',
+  },
+];
+
+export interface GoalSpec {
+  description: string;
+  keywords: string[];
+}
+
+export const GOALS: readonly GoalSpec[] = [
+  { description: 'run a half marathon', keywords: ['half marathon'] },
+  { description: 'learn conversational Spanish', keywords: ['spanish'] },
+  { description: 'save enough for a trip to Iceland', keywords: ['iceland', 'save'] },
+  { description: 'get a professional certification at work', keywords: ['certification'] },
+  { description: 'lose five kilograms', keywords: ['five kilograms', 'weight'] },
+  { description: 'read 20 books this year', keywords: ['20 books'] },
+  { description: 'learn to play the guitar', keywords: ['guitar'] },
+  { description: 'renovate the kitchen', keywords: ['kitchen', 'renovate'] },
+  { description: 'switch to a job in data analysis', keywords: ['data analysis', 'job'] },
+  { description: 'finish writing a short story collection', keywords: ['short story'] },
+  { description: 'pass the driving test', keywords: ['driving test'] },
+  { description: 'build an emergency savings fund', keywords: ['emergency fund', 'savings'] },
+];
+
+export const RELATIONS: readonly string[] = [
+  'mother',
+  'father',
+  'sister',
+  'brother',
+  'best friend',
+  'colleague',
+  'roommate',
+  'neighbour',
+  'manager',
+  'cousin',
+  'old classmate',
+  'running buddy',
+];
+
+export const PERSON_NAMES: readonly string[] = [
+  'Mei',
+  'Jonas',
+  'Priya',
+  'Lucas',
+  'Aiko',
+  'Omar',
+  'Sofia',
+  'Daniel',
+  'Lin',
+  'Hannah',
+  'Mateo',
+  'Chloe',
+  'Ravi',
+  'Elena',
+  'Kenji',
+  'Amara',
+  'Felix',
+  'Nora',
+  'Wei',
+  'Isabel',
+  'Tariq',
+  'Grace',
+  'Leo',
+  'Yuki',
+];
+
+/** Why closeness/frequency with a person changes. */
+export const RELATIONSHIP_CHANGES: ReadonlyArray<{ closeness: 1 | -1; note: string }> = [
+  { closeness: 1, note: 'we started working on a project together' },
+  { closeness: 1, note: 'they helped me through a hard week' },
+  { closeness: 1, note: 'we began a weekly activity together' },
+  { closeness: -1, note: 'they moved to another city' },
+  { closeness: -1, note: 'we had an argument about plans' },
+  { closeness: -1, note: 'we both got too busy to meet' },
+];
+
+export const CONCEPT_NAMES: readonly string[] = [
+  'Mochi',
+  'Biscuit',
+  'Pepper',
+  'Luna',
+  'Captain',
+  'Ziggy',
+  'Olive',
+  'Noodle',
+  'Maple',
+  'Pixel',
+  'Bamboo',
+  'Juniper',
+];
+
+export const CONDITIONS = {
+  time: ['on weekday mornings', 'late at night', 'on weekends'],
+  companion: ['when I am with my family', 'when I eat with colleagues', 'when I am on a date'],
+  situation: ['when I am stressed', 'when I travel for work', 'when it rains'],
+} as const;
+
+export const NOISE_NOTES: Record<NoiseKind, readonly string[]> = {
+  irrelevant: [
+    'asks about the weather tomorrow',
+    'asks how to convert miles to kilometres',
+    'asks for a random fun fact',
+  ],
+  exploratory: [
+    'browses options they will not buy',
+    'compares prices out of curiosity',
+    'asks about a dish they will never try',
+  ],
+  on_behalf: [
+    'orders a gift for a colleague',
+    'books a table for their parents',
+    'buys snacks for a friend’s party',
+  ],
+  impulse: [
+    'briefly wants a gadget seen in an ad',
+    'considers a spontaneous trip then drops it',
+    'craves a snack on a whim',
+  ],
+  correction: [
+    'cancels an order placed by mistake',
+    'corrects a wrong delivery address',
+    'changes a booking date',
+  ],
+};
+
+export const SMALL_TALK_TOPICS: readonly string[] = [
+  'small talk',
+  'daily check-in',
+  'weekend plans',
+  'work day',
+];

@@ -1,0 +1,61 @@
+import type { EvidenceSlot, SessionPlan } from '../schemas/plan.js';
+import type { Rng } from '../util/rng.js';
+import type { RoundRoles } from './allocate.js';
+import { NOISE_NOTES, SMALL_TALK_TOPICS } from './catalogue/life-catalogue.js';
+import { iso } from './statements.js';
+import type { SessionDraft } from './timeline.js';
+
+/**
+ * Session records: topics from the session's evidence slots (small talk when it has none), its
+ * noise rounds with a note, and its image rounds.
+ *
+ * @example const sessions = assembleSessions(timeline.sessions, slots, roles, rng);
+ */
+export function assembleSessions(
+  drafts: SessionDraft[],
+  slots: EvidenceSlot[],
+  roles: RoundRoles,
+  rng: Rng,
+): SessionPlan[] {
+  const bySession = drafts.map((): EvidenceSlot[] => []);
+  for (const slot of slots) bySession[slot.sessionIndex]?.push(slot);
+  return drafts.map((draft) => {
+    const inSession = bySession[draft.index] ?? [];
+    const topics = [...new Set(inSession.map((slot) => slotTopic(slot)))];
+    const noise = roles.noiseRounds
+      .filter((round) => round.sessionIndex === draft.index)
+      .map((round) => ({ round: round.round, kind: round.kind, note: rng.pick(NOISE_NOTES[round.kind]) }));
+    return {
+      index: draft.index,
+      start: iso(draft.start),
+      rounds: draft.rounds,
+      roundGapMinutes: draft.roundGapMinutes,
+      topics: topics.length > 0 ? topics : [rng.pick(SMALL_TALK_TOPICS)],
+      noise,
+      images: inSession
+        .filter((slot) => slot.imageId !== null)
+        .map((slot) => ({ round: slot.round, imageId: slot.imageId as string })),
+    };
+  });
+}
+
+/** Topic label of a slot, e.g. "preferences: hotpot". */
+export function slotTopic(slot: EvidenceSlot): string {
+  switch (slot.kind) {
+    case 'preference':
+    case 'drift':
+      return `preferences: ${slot.keywords[0] ?? ''}`;
+    case 'relationship':
+      return 'people in my life';
+    case 'goal':
+      return `goals: ${slot.keywords[0] ?? ''}`;
+    case 'habit':
+      return 'routines';
+    case 'image':
+      return 'photos';
+    case 'personality':
+      return 'how I have been feeling';
+    default:
+      return 'about me';
+  }
+}

@@ -1,0 +1,87 @@
+import type { Persona } from '../schemas/persona.js';
+import type { Preference } from '../schemas/plan.js';
+
+/** Adjectives a personality-shift turn uses (one per trait and direction). */
+export const TRAIT_WORDS: Record<string, { up: string; down: string }> = {
+  openness: { up: 'curious', down: 'cautious' },
+  conscientiousness: { up: 'organized', down: 'scattered' },
+  extraversion: { up: 'outgoing', down: 'quiet' },
+  agreeableness: { up: 'patient', down: 'irritable' },
+  neuroticism: { up: 'anxious', down: 'calm' },
+};
+
+/** "likes spicy Sichuan hotpot when I am stressed". */
+export function describePreference(preference: Pick<Preference, 'polarity' | 'item' | 'condition'>): string {
+  const verb = preference.polarity === 'like' ? 'likes' : 'dislikes';
+  const when = preference.condition === null ? '' : ` ${preference.condition.when}`;
+  return `${verb} ${preference.item}${when}`;
+}
+
+/** Short answer text for a preference: "Likes oat milk lattes". */
+export function preferenceAnswer(preference: Pick<Preference, 'polarity' | 'item' | 'condition'>): string {
+  const text = describePreference(preference);
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/** ISO time of epoch milliseconds. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** Zero-padded id: `prefix-007`. */
+export function makeId(prefix: string, index: number): string {
+  return `${prefix}-${String(index).padStart(3, '0')}`;
+}
+
+/** What a drift round says: "Mia used to like X but now likes Y (cause)". */
+export function driftStatement(
+  name: string,
+  previous: Preference | null,
+  next: Preference | null,
+  cause: string,
+): string {
+  if (previous === null && next !== null) return `${name} now ${describePreference(next)} (${cause})`;
+  if (previous !== null && next !== null) {
+    return `${name} used to ${previous.polarity} ${previous.item} but now ${describePreference(next)} (${cause})`;
+  }
+  return `${name} no longer ${previous === null ? 'cares' : describePreference(previous)} (${cause})`;
+}
+
+/** The short word of a family description a realized turn must contain ("married", "roommates"). */
+function familyKeyword(family: string): string {
+  const match = /married|single|divorced|widowed|partner|roommates|parents|grandparent|relationship/i.exec(
+    family,
+  );
+  return match?.[0] ?? family.split(/[ ,]/)[0] ?? family;
+}
+
+/**
+ * Persona facts the dialogue states, in the order they are used: education first (tiered
+ * explanations depend on it), then occupation, family and location. Keywords are short so a
+ * realized turn can contain them naturally.
+ */
+export function personaFacts(persona: Persona): Array<{ refId: string; statement: string; keyword: string }> {
+  const name = persona.name;
+  return [
+    {
+      refId: 'fact.education',
+      statement: `${name}'s education: ${persona.education}`,
+      keyword: persona.education.replace(/\s*\(.*\)$/, ''),
+    },
+    {
+      refId: 'fact.occupation',
+      statement: `${name} works as ${persona.occupation}`,
+      keyword: persona.occupation.split(' in ')[0] ?? persona.occupation,
+    },
+    {
+      refId: 'fact.family',
+      statement: `${name}'s family: ${persona.family}`,
+      keyword: familyKeyword(persona.family),
+    },
+    {
+      refId: 'fact.location',
+      statement: `${name} lives in ${persona.location.city}`,
+      keyword: persona.location.city,
+    },
+  ];
+}

@@ -1,0 +1,115 @@
+import type { QaTarget, UserPlan } from '../schemas/plan.js';
+import type { QaConfig } from '../schemas/plan-config.js';
+import type { Rng } from '../util/rng.js';
+import {
+  adversarial,
+  conceptName,
+  goalIntent,
+  goalTracking,
+  habitRecall,
+  personalityAlignment,
+  personName,
+  relationRecognition,
+  relationshipDynamics,
+  tieredExplanation,
+  visualDetail,
+} from './life-kernels.js';
+import {
+  implicitIntent,
+  latestPreference,
+  multiHop,
+  openDomain,
+  preferenceEvolution,
+  recommendation,
+  suggestNew,
+  temporal,
+  updateReason,
+} from './preference-kernels.js';
+import { createQaContext, finishTarget, type Kernel, ms } from './qa-context.js';
+import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS } from './tasks.js';
+
+/**
+ * Kernels per task, first choice first. When the plan has no evidence for the first (no image
+ * yet, no conditional preference …) the next one asks a neighbouring question of the same task.
+ */
+const KERNELS: Record<string, Kernel[]> = {
+  visual_detail_recall: [visualDetail],
+  semantic_information_recall: [conceptName, personName, habitRecall],
+  explicit_intent_inference: [goalIntent],
+  implicit_intent_recognition: [implicitIntent, recommendation],
+  latest_preference_recognition: [latestPreference],
+  interest_evolution_analysis: [preferenceEvolution],
+  implicit_preference_recommendation: [recommendation],
+  behavioral_pattern_recognition: [habitRecall],
+  long_term_goal_tracking: [goalTracking],
+  relationship_recognition: [relationRecognition],
+  relationship_dynamics_comprehension: [relationshipDynamics],
+  tiered_explanation_delivery: [tieredExplanation],
+  generalizing_to_new_scenarios: [recommendation],
+  personality_alignment: [personalityAlignment],
+  recall_user_shared_facts: [habitRecall, personName, goalIntent],
+  suggest_new_ideas: [suggestNew],
+  acknowledge_latest_user_preferences: [latestPreference],
+  track_full_preference_evolution: [preferenceEvolution],
+  recalling_the_reasons_behind_previous_updates: [updateReason],
+  provide_preference_aligned_recommendations: [recommendation],
+  multi_hop: [multiHop, updateReason],
+  temporal: [temporal],
+  open_domain: [openDomain],
+  single_hop: [latestPreference, habitRecall],
+  adversarial: [adversarial],
+};
+
+export interface BuildQaOptions {
+  rng: Rng;
+  config: QaConfig;
+}
+
+/**
+ * QA targets for every family: each asked in first person at a session end (one minute after the
+ * session's last round, well inside the t_s gap) or at the end of the history, answered with the
+ * plan's state at that time, with evidence slots strictly before it.
+ *
+ * @example plan.qa = buildQaTargets(plan, { rng: createRng(42, 'qa'), config: QaConfig.parse({}) });
+ */
+export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarget[] {
+  const { rng, config } = options;
+  const context = createQaContext(plan, rng);
+  const times = plan.sessions.map(
+    (session) => ms(session.start) + ((session.rounds - 1) * session.roundGapMinutes + 1) * 60_000,
+  );
+  const endTime = times[times.length - 1] as number;
+  const specs = [
+    ...allocateTasks(PERSONA_MME_TASKS, config.personaMme, config.weights),
+    ...allocateTasks(PERSONAMEM_TASKS, config.personaMem, config.weights),
+    ...allocateTasks(LOCOMO_TASKS, config.locomo, config.weights),
+  ];
+  const targets: QaTarget[] = [];
+  for (const spec of specs) {
+    const first = rng.chance(config.atEndRatio) || times.length < 2 ? endTime : rng.pick(times.slice(1));
+    const candidates = first === endTime ? [endTime] : [first, endTime];
+    let target: QaTarget | null = null;
+    for (const time of candidates) {
+      for (const kernel of KERNELS[spec.task] ?? []) {
+        const draft = kernel(context, time, spec);
+        // Every answerable question needs evidence; adversarial ones have none by design.
+        if (draft === null || (draft.evidence.length === 0 && draft.unanswerable !== true)) continue;
+        target = finishTarget(
+          context,
+          spec,
+          time,
+          draft,
+          `qa-${String(targets.length + 1).padStart(3, '0')}`,
+        );
+        if (target !== null) break;
+      }
+      if (target !== null) break;
+    }
+    if (target !== null) targets.push(target);
+  }
+  targets.sort((a, b) => (a.questionTime < b.questionTime ? -1 : a.questionTime > b.questionTime ? 1 : 0));
+  targets.forEach((target, index) => {
+    target.id = `qa-${String(index + 1).padStart(3, '0')}`;
+  });
+  return targets;
+}

@@ -1,0 +1,257 @@
+import { CONCEPT_NAMES, GOALS, HABITS, PERSON_NAMES, RELATIONS } from '../plan/catalogue/life-catalogue.js';
+import { OBJECT_COLORS } from '../plan/images/palette.js';
+import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../schemas/common.js';
+import type { Goal, Person } from '../schemas/plan.js';
+import { isoAt, type Kernel, type QaContext, slotsBefore } from './qa-context.js';
+
+/** English plural of an object name ("gift box" → "gift boxes", "strawberry" → "strawberries"). */
+export function plural(name: string): string {
+  if (/(s|x|z|ch|sh)$/.test(name)) return `${name}es`;
+  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
+  return `${name}s`;
+}
+
+const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** The colour names images are described with (the built-in pool's palette). */
+const COLOURS = Object.keys(OBJECT_COLORS);
+
+/** Labels of goal states, as long-term goal tracking answers them. */
+export const GOAL_STATUS_ANSWERS: Record<Goal['states'][number]['status'], string> = {
+  planned: 'Still planning it',
+  in_progress: 'In progress',
+  achieved: 'Achieved',
+  abandoned: 'Gave it up',
+  unknown: 'Unknown — I have not said how it went',
+};
+
+/** Answer levels for tiered explanation delivery, chosen from the stated education. */
+export function explanationLevel(education: string): string {
+  if (/phd|doctor|master|postgrad/i.test(education)) return 'A detailed, technical explanation';
+  if (/bachelor|college|university|degree/i.test(education)) return 'A concise overview with a few examples';
+  return 'A simple, step-by-step explanation';
+}
+
+/** Reply styles that suit a high score of each trait (personality alignment). */
+export const TRAIT_STYLES: Record<BigFiveTrait, string> = {
+  openness: 'suggesting something unconventional I have never tried',
+  conscientiousness: 'a detailed plan with a checklist',
+  extraversion: 'an upbeat, chatty reply full of social ideas',
+  agreeableness: 'a warm, encouraging reply',
+  neuroticism: 'extra reassurance about everything that could go wrong',
+};
+
+function withSlots<T extends { id: string }>(context: QaContext, items: T[], time: number) {
+  return items.filter((item) => slotsBefore(context, item.id, time).length > 0);
+}
+
+export const visualDetail: Kernel = (context, time) => {
+  const slots = (context.slotsByKind.get('image') ?? []).filter(
+    (slot) => slot.imageId !== null && slot.time < isoAt(time),
+  );
+  if (slots.length === 0) return null;
+  const slot = context.rng.pick(slots);
+  const image = context.plan.images.find((item) => item.id === slot.imageId);
+  const object =
+    image === undefined || image.objects.length === 0 ? undefined : context.rng.pick(image.objects);
+  if (object === undefined) return null;
+  const concept = context.plan.concepts.find((item) => item.id === slot.refId);
+  const photo = concept === undefined ? `the photo with the ${object.name}` : `the photo of ${concept.name}`;
+  const askCount = context.rng.chance(0.5);
+  return {
+    question: askCount
+      ? `In ${photo} I showed you, how many ${plural(object.name)} were there?`
+      : `In ${photo} I showed you, what colour was the ${object.name}?`,
+    answer: askCount ? String(object.count) : capitalize(object.color),
+    distractors: askCount
+      ? [1, 2, 3, 4, 5, 6].filter((n) => n !== object.count).map(String)
+      : COLOURS.filter((colour) => colour !== object.color).map(capitalize),
+    evidence: [slot],
+    retrievalKeywords: [...slot.keywords, object.name],
+  };
+};
+
+/** M²A-style concept recall: the name the user gave something they showed in photos. */
+export const conceptName: Kernel = (context, time) => {
+  const concepts = context.plan.concepts.filter(
+    (concept) => slotsBefore(context, concept.id, time).length > 0,
+  );
+  if (concepts.length === 0) return null;
+  const concept = context.rng.pick(concepts);
+  return {
+    question: `What did I call the ${concept.objectClass} in the photos I showed you?`,
+    answer: concept.name,
+    distractors: CONCEPT_NAMES.filter((name) => !context.plan.concepts.some((c) => c.name === name)),
+    evidence: slotsBefore(context, concept.id, time).slice(0, 1),
+    retrievalKeywords: [concept.objectClass, concept.name],
+    topic: 'general',
+  };
+};
+
+export const personName: Kernel = (context, time) => {
+  const people = withSlots(context, context.plan.people, time);
+  if (people.length === 0) return null;
+  const person = context.rng.pick(people);
+  return {
+    question: `What's the name of my ${person.relation} again?`,
+    answer: person.name,
+    distractors: PERSON_NAMES.filter(
+      (name) => !context.plan.people.some((p) => p.name === name && p.relation === person.relation),
+    ),
+    evidence: slotsBefore(context, person.id, time).slice(0, 1),
+    retrievalKeywords: [person.relation, person.name],
+    topic: 'familyRelations',
+  };
+};
+
+export const relationRecognition: Kernel = (context, time) => {
+  const people = withSlots(context, context.plan.people, time);
+  if (people.length === 0) return null;
+  const person = context.rng.pick(people);
+  return {
+    question: `Who is ${person.name} to me?`,
+    answer: capitalize(person.relation),
+    distractors: RELATIONS.filter((relation) => relation !== person.relation).map(capitalize),
+    evidence: slotsBefore(context, person.id, time).slice(0, 1),
+    retrievalKeywords: [person.name],
+  };
+};
+
+/** Closeness now versus before the history started. */
+export function relationshipTrend(person: Person, time: number): string {
+  const first = person.timeline[0]?.closeness ?? 3;
+  const now = person.timeline.filter((entry) => entry.time <= isoAt(time)).pop()?.closeness ?? first;
+  return now > first
+    ? 'We have grown closer'
+    : now < first
+      ? 'We have drifted apart'
+      : 'About the same as before';
+}
+
+export const relationshipDynamics: Kernel = (context, time) => {
+  const people = context.plan.people.filter((person) => slotsBefore(context, person.id, time).length > 1);
+  if (people.length === 0) return null;
+  const person = context.rng.pick(people);
+  const answer = relationshipTrend(person, time);
+  return {
+    question: `How would you describe how things have been going between ${person.name} and me?`,
+    answer,
+    distractors: [
+      'We have grown closer',
+      'We have drifted apart',
+      'About the same as before',
+      'I have never mentioned them',
+    ].filter((text) => text !== answer),
+    evidence: slotsBefore(context, person.id, time),
+    retrievalKeywords: [person.name],
+  };
+};
+
+export const habitRecall: Kernel = (context, time) => {
+  const habits = withSlots(context, context.plan.habits, time);
+  if (habits.length === 0) return null;
+  const habit = context.rng.pick(habits);
+  const when =
+    habit.dayOfWeek === null ? `every ${habit.timeOfDay}` : `on ${DAYS[habit.dayOfWeek]} ${habit.timeOfDay}s`;
+  return {
+    question: `What do I usually do ${when}?`,
+    answer: capitalize(habit.description),
+    distractors: HABITS.filter(
+      (spec) => !context.plan.habits.some((h) => h.description === spec.description),
+    ).map((spec) => capitalize(spec.description)),
+    evidence: slotsBefore(context, habit.id, time),
+    retrievalKeywords: [...habit.keywords],
+    topic: 'general',
+  };
+};
+
+export const goalIntent: Kernel = (context, time) => {
+  const goals = withSlots(context, context.plan.goals, time);
+  if (goals.length === 0) return null;
+  const goal = context.rng.pick(goals);
+  return {
+    question: `I told you about something I'm working towards that involves ${goal.keywords[0]} — what am I aiming for?`,
+    answer: `To ${goal.description}`,
+    distractors: GOALS.filter(
+      (spec) => !context.plan.goals.some((g) => g.description === spec.description),
+    ).map((spec) => `To ${spec.description}`),
+    evidence: slotsBefore(context, goal.id, time).slice(0, 1),
+    retrievalKeywords: [...goal.keywords],
+    topic: 'studyConsultation',
+  };
+};
+
+export const goalTracking: Kernel = (context, time) => {
+  const goals = withSlots(context, context.plan.goals, time);
+  if (goals.length === 0) return null;
+  const goal = context.rng.pick(goals);
+  const status = goal.states.filter((state) => state.time <= isoAt(time)).pop()?.status ?? 'unknown';
+  const answer = GOAL_STATUS_ANSWERS[status];
+  return {
+    question: `How is my plan to ${goal.description} going?`,
+    answer,
+    distractors: Object.values(GOAL_STATUS_ANSWERS).filter((text) => text !== answer),
+    evidence: slotsBefore(context, goal.id, time),
+    retrievalKeywords: [...goal.keywords],
+    unanswerable: status === 'unknown',
+  };
+};
+
+export const tieredExplanation: Kernel = (context, time) => {
+  const evidence = slotsBefore(context, 'fact.education', time);
+  if (evidence.length === 0) return null;
+  const answer = explanationLevel(context.plan.enriched.persona.education);
+  return {
+    question: 'Can you explain how compound interest works — pitched at the level that suits me?',
+    answer,
+    distractors: [
+      'A detailed, technical explanation',
+      'A concise overview with a few examples',
+      'A simple, step-by-step explanation',
+      'Just the formula, no explanation',
+    ].filter((text) => text !== answer),
+    evidence,
+    retrievalKeywords: ['education', context.plan.enriched.persona.education],
+  };
+};
+
+/** Yes when the trait that last shifted is at least 3 at the question time. */
+export const personalityAlignment: Kernel = (context, time) => {
+  const slots = (context.slotsByKind.get('personality') ?? []).filter((slot) => slot.time < isoAt(time));
+  const slot = slots[slots.length - 1];
+  if (slot === undefined) return null;
+  const index = Number(slot.refId.split('-').pop());
+  const point = context.plan.personality[index];
+  const before = context.plan.personality[index - 1];
+  if (point === undefined || before === undefined) return null;
+  const trait = BIG_FIVE_TRAITS.find((name) => point.bigFive[name] !== before.bigFive[name]) ?? 'openness';
+  const now = context.plan.personality.filter((p) => p.time <= isoAt(time)).pop() ?? point;
+  return {
+    question: `Would ${TRAIT_STYLES[trait]} suit me right now?`,
+    answer: now.bigFive[trait] >= 3 ? 'Yes' : 'No',
+    distractors: [],
+    evidence: [slot],
+    retrievalKeywords: [...slot.keywords, trait],
+  };
+};
+
+/** LoCoMo adversarial: about someone never mentioned — "Not mentioned" is the right answer. */
+export const adversarial: Kernel = (context, time) => {
+  const relations = RELATIONS.filter(
+    (relation) => !context.plan.people.some((person) => person.relation === relation),
+  );
+  // Never expressed before the question time (keywords are lower-cased in `keywordSince`).
+  const safe = relations.filter(
+    (relation) => (context.keywordSince.get(relation) ?? '\uffff') >= isoAt(time),
+  );
+  if (safe.length === 0) return null;
+  const relation = context.rng.pick(safe);
+  return {
+    question: `What did my ${relation} say when I told them about my plans?`,
+    answer: 'Not mentioned',
+    distractors: [],
+    evidence: [],
+    retrievalKeywords: [relation],
+    unanswerable: true,
+  };
+};

@@ -1,0 +1,355 @@
+import { EXPLICIT_CAUSES, IMPLICIT_CAUSES } from '../plan/catalogue/life-catalogue.js';
+import { SLOT_BY_KEY, SLOTS_BY_CATEGORY } from '../plan/catalogue/preference-catalogue.js';
+import { baseSlot } from '../plan/preference-pool.js';
+import { describePreference, preferenceAnswer } from '../plan/statements.js';
+import type { Preference } from '../schemas/plan.js';
+import {
+  activePreferences,
+  compareIso,
+  hasEvidence,
+  isActive,
+  isoAt,
+  type Kernel,
+  knownPreferences,
+  pickDistinct,
+  preferenceEvidence,
+  type QaContext,
+  remember,
+  slotsBefore,
+} from './qa-context.js';
+import { PERSONAMEM_TOPICS } from './tasks.js';
+
+const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+/** "food.cuisine-thai@time" → "cuisine thai". */
+export const slotTopic = (slot: string) => (baseSlot(slot).split('.')[1] ?? slot).replace(/-/g, ' ');
+const base = (p: Pick<Preference, 'polarity' | 'item'>) => `${p.polarity} ${p.item}`;
+
+const SCENARIOS: Record<string, string> = {
+  food: 'a dinner with friends this weekend',
+  shopping: 'a shopping afternoon',
+  travel: 'a trip next month',
+  entertainment: 'a free evening',
+  lifestyle: 'a new weekly routine',
+  longtail: 'a quiet weekend at home',
+};
+
+/** Preference answers that are wrong at `time`: flips, earlier states, other options. */
+function preferenceDistractors(context: QaContext, preference: Preference, time: number): string[] {
+  const truth = remember(
+    context,
+    `truth:${time}`,
+    () => new Set(activePreferences(context, time).map((p) => preferenceAnswer(p).toLowerCase())),
+  );
+  const out: string[] = [];
+  const add = (p: Pick<Preference, 'polarity' | 'item' | 'condition'>) => {
+    const text = preferenceAnswer(p);
+    if (!truth.has(text.toLowerCase())) out.push(text);
+  };
+  add({ ...preference, polarity: preference.polarity === 'like' ? 'dislike' : 'like' });
+  for (const p of context.plan.preferences) if (p.slot === preference.slot && p.id !== preference.id) add(p);
+  const spec = SLOT_BY_KEY.get(baseSlot(preference.slot));
+  for (const option of spec?.options ?? []) add({ ...option, condition: preference.condition });
+  const others = (SLOTS_BY_CATEGORY.get(preference.category) ?? []).filter((item) => item !== spec);
+  for (const item of pickDistinct(context.rng, others, 4))
+    add({ ...(item.options[0] as Preference), condition: preference.condition });
+  return out;
+}
+
+/** Items the user does not like at `time` (for recommendation distractors). */
+function notLikedItems(context: QaContext, preference: Preference, time: number): string[] {
+  const liked = remember(
+    context,
+    `liked:${time}`,
+    () =>
+      new Set(
+        activePreferences(context, time)
+          .filter((p) => p.polarity === 'like')
+          .map((p) => p.item.toLowerCase()),
+      ),
+  );
+  const candidates = [
+    ...context.plan.preferences
+      .filter((p) => p.slot === preference.slot || (isActive(p, time) && p.polarity === 'dislike'))
+      .map((p) => p.item),
+    ...(SLOT_BY_KEY.get(baseSlot(preference.slot))?.options.map((o) => o.item) ?? []),
+    ...context.rng
+      .sample(SLOTS_BY_CATEGORY.get(preference.category) ?? [], 5)
+      .map((item) => item.options[0]?.item ?? ''),
+  ];
+  return candidates.filter((item) => item !== '' && !liked.has(item.toLowerCase())).map(capitalize);
+}
+
+export const latestPreference: Kernel = (context, time, spec) => {
+  const known = knownPreferences(context, time);
+  if (known.length === 0) return null;
+  const preference = context.rng.pick(known);
+  const topic = slotTopic(preference.slot);
+  const when = preference.condition === null ? '' : ` ${preference.condition.when}`;
+  const question =
+    spec.family === 'locomo'
+      ? `What is my current preference when it comes to ${topic}${when}?`
+      : spec.family === 'personamem'
+        ? `I was thinking about ${topic}${when} again — remind me where I stand on it these days?`
+        : `Right now, which best describes how I feel about ${topic}${when}?`;
+  return {
+    question,
+    answer: preferenceAnswer(preference),
+    distractors: preferenceDistractors(context, preference, time),
+    evidence: preferenceEvidence(context, preference, time),
+    retrievalKeywords: [...preference.keywords, topic],
+    topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
+  };
+};
+
+/** Recommendations and new scenarios: the answer is a liked item; distractors are not liked now. */
+export const recommendation: Kernel = (context, time, spec) => {
+  const known = knownPreferences(context, time, (p) => p.polarity === 'like' && p.condition === null);
+  if (known.length === 0) return null;
+  const preference = context.rng.pick(known);
+  const scenario = SCENARIOS[preference.category] ?? 'something this weekend';
+  const question = spec.task.startsWith('generaliz')
+    ? `I'm planning ${scenario}. Knowing me, which of these should it be built around?`
+    : `Could you suggest something for ${scenario} that I would enjoy?`;
+  return {
+    question,
+    answer: capitalize(preference.item),
+    distractors: notLikedItems(context, preference, time),
+    evidence: preferenceEvidence(context, preference, time),
+    retrievalKeywords: [...preference.keywords, preference.category],
+    topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
+  };
+};
+
+/** Conditional preferences: context the assistant cannot see, stated by the user. */
+export const implicitIntent: Kernel = (context, time) => {
+  const known = knownPreferences(context, time, (p) => p.condition !== null);
+  if (known.length === 0) return null;
+  const preference = context.rng.pick(known);
+  const condition = preference.condition as NonNullable<Preference['condition']>;
+  return {
+    question: `${capitalize(condition.when)}, what am I likely to want when it comes to ${slotTopic(preference.slot)}?`,
+    answer: preferenceAnswer(preference),
+    distractors: preferenceDistractors(context, preference, time),
+    evidence: preferenceEvidence(context, preference, time),
+    retrievalKeywords: [...preference.keywords, condition.when],
+  };
+};
+
+function driftsBefore(context: QaContext, time: number, types: string[]) {
+  return context.plan.drift.filter(
+    (event) => types.includes(event.type) && slotsBefore(context, event.id, time).length > 0,
+  );
+}
+
+function preferenceById(context: QaContext, id: string | null): Preference | undefined {
+  return id === null ? undefined : context.plan.preferences.find((p) => p.id === id);
+}
+
+/** The slot's states up to `time`, oldest first, rendered "likes X -> dislikes X". */
+export function chainText(chain: Preference[]): string {
+  return chain.map((p) => describePreference(p)).join(' -> ');
+}
+
+/**
+ * A slot's history up to `time` in PersonaMem's arrow form; a final deletion reads
+ * "… -> no longer likes X".
+ */
+export function evolutionText(context: QaContext, chain: Preference[], time: number): string {
+  const last = chain[chain.length - 1];
+  const deleted =
+    last !== undefined &&
+    context.plan.drift.some(
+      (event) =>
+        event.type === 'delete' && event.previousPreferenceId === last.id && event.time <= isoAt(time),
+    );
+  return deleted ? `${chainText(chain)} -> no longer ${describePreference(last)}` : chainText(chain);
+}
+
+const flipped = (p: Preference): Preference => ({
+  ...p,
+  polarity: p.polarity === 'like' ? 'dislike' : 'like',
+});
+
+export const preferenceEvolution: Kernel = (context, time, spec) => {
+  const events = driftsBefore(context, time, ['modify', 'delete']);
+  if (events.length === 0) return null;
+  const event = context.rng.pick(events);
+  const next = preferenceById(context, event.preferenceId);
+  const previous = preferenceById(context, event.previousPreferenceId) as Preference;
+  const topic = slotTopic(previous.slot);
+  const chain = context.plan.preferences
+    .filter((p) => p.slot === previous.slot && p.validFrom <= isoAt(time))
+    .sort((a, b) => compareIso(a.validFrom, b.validFrom));
+  const evidence = [
+    ...chain.flatMap((p) => preferenceEvidence(context, p, time)),
+    ...context.plan.drift
+      .filter((d) => d.type === 'delete' && chain.some((p) => p.id === d.previousPreferenceId))
+      .flatMap((d) => slotsBefore(context, d.id, time)),
+  ].sort((a, b) => compareIso(a.time, b.time));
+  const keywords = [...previous.keywords, ...(next?.keywords ?? []), topic];
+  if (spec.task === 'track_full_preference_evolution') {
+    const latest = chain[chain.length - 1] as Preference;
+    const head = chain.slice(0, -1);
+    const swapLast = (text: string) =>
+      `${chainText(head)}${head.length > 0 ? ' -> ' : ''}${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+    const answer = evolutionText(context, chain, time);
+    return {
+      question: `How have my feelings about ${topic} developed over time?`,
+      answer,
+      distractors: [
+        chainText([...chain].reverse()),
+        ...(chain.length > 2 ? [chainText(chain.slice(1))] : []),
+        // Claiming the last state still holds (or stopped) when it did not.
+        answer === chainText(chain)
+          ? `${chainText(chain)} -> no longer ${describePreference(latest)}`
+          : chainText(chain),
+        ...preferenceDistractors(context, latest, time).map(swapLast),
+      ],
+      evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
+      retrievalKeywords: keywords,
+      topic: PERSONAMEM_TOPICS[previous.category] ?? 'general',
+    };
+  }
+  if (next === undefined) {
+    if (isActive(previous, time)) return null;
+    return {
+      question: `How has my taste in ${topic} changed?`,
+      answer: `Used to ${base(previous)}, not any more`,
+      distractors: [
+        `Still ${describePreference(previous)}`,
+        `Used to ${base(flipped(previous))}, not any more`,
+        `Used to ${base(previous)}, now ${describePreference(flipped(previous))}`,
+        `Never cared about ${previous.item}`,
+      ],
+      evidence: slotsBefore(context, event.id, time),
+      retrievalKeywords: keywords,
+    };
+  }
+  // Only events whose new state still holds at `time` describe "now".
+  if (!isActive(next, time)) return null;
+  return {
+    question: `How has my taste in ${topic} changed?`,
+    answer: `Used to ${base(previous)}, now ${describePreference(next)}`,
+    distractors: [
+      `Used to ${base(next)}, now ${describePreference(previous)}`,
+      `Still ${describePreference(previous)}`,
+      `Used to ${base(previous)}, now ${describePreference(flipped(next))}`,
+      `Used to ${base(flipped(next))}, now ${describePreference(previous)}`,
+    ],
+    evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
+    retrievalKeywords: keywords,
+  };
+};
+
+export const updateReason: Kernel = (context, time) => {
+  const events = driftsBefore(context, time, ['modify', 'delete', 'add']);
+  if (events.length === 0) return null;
+  const event = context.rng.pick(events);
+  const subject = preferenceById(context, event.preferenceId ?? event.previousPreferenceId) as Preference;
+  const question =
+    event.type === 'add'
+      ? `Why did I start to ${base(subject)}?`
+      : event.type === 'delete'
+        ? `Why don't I ${base(subject)} anymore?`
+        : `Why did I change my mind about ${slotTopic(subject.slot)}?`;
+  return {
+    question,
+    answer: capitalize(event.cause),
+    distractors: [...EXPLICIT_CAUSES, ...IMPLICIT_CAUSES]
+      .filter((cause) => cause !== event.cause)
+      .map(capitalize),
+    evidence: slotsBefore(context, event.id, time),
+    retrievalKeywords: [...subject.keywords, 'because'],
+    topic: PERSONAMEM_TOPICS[subject.category] ?? 'general',
+  };
+};
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+/** LoCoMo-style date: "7 May 2024". */
+export const formatDate = (iso: string) => {
+  const date = new Date(iso);
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+};
+
+export const temporal: Kernel = (context, time) => {
+  const events = driftsBefore(context, time, ['add', 'modify']);
+  if (events.length === 0) return null;
+  const event = context.rng.pick(events);
+  const next = preferenceById(context, event.preferenceId) as Preference;
+  return {
+    question: `When did I start to ${base(next)}${next.condition === null ? '' : ` ${next.condition.when}`}?`,
+    answer: formatDate(event.time),
+    distractors: [],
+    evidence: slotsBefore(context, event.id, time),
+    retrievalKeywords: [...next.keywords],
+  };
+};
+
+export const multiHop: Kernel = (context, time) => {
+  const events = driftsBefore(context, time, ['modify']);
+  if (events.length === 0) return null;
+  const event = context.rng.pick(events);
+  const next = preferenceById(context, event.preferenceId) as Preference;
+  const previous = preferenceById(context, event.previousPreferenceId) as Preference;
+  const evidence = [
+    ...preferenceEvidence(context, previous, time),
+    ...slotsBefore(context, event.id, time),
+  ].sort((a, b) => compareIso(a.time, b.time));
+  return {
+    question: `After I stopped being the person who would ${base(previous)}, where did I land on ${slotTopic(next.slot)}, and why?`,
+    answer: `${preferenceAnswer(next)}, because ${event.cause}`,
+    distractors: [],
+    evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
+    retrievalKeywords: [...previous.keywords, ...next.keywords],
+  };
+};
+
+export const openDomain: Kernel = (context, time) => {
+  const known = knownPreferences(context, time, (p) => p.condition === null);
+  if (known.length === 0) return null;
+  const preference = context.rng.pick(known);
+  return {
+    question: `Would I enjoy an afternoon that revolves around ${preference.item}?`,
+    answer: preference.polarity === 'like' ? 'Yes' : 'No',
+    distractors: [],
+    evidence: preferenceEvidence(context, preference, time),
+    retrievalKeywords: [...preference.keywords],
+  };
+};
+
+/** Something the user never held in a category where they like things; distractors were already mentioned. */
+export const suggestNew: Kernel = (context, time) => {
+  const known = knownPreferences(context, time, (p) => p.polarity === 'like');
+  if (known.length === 0) return null;
+  const preference = context.rng.pick(known);
+  const held = new Set(context.plan.preferences.map((p) => baseSlot(p.slot)));
+  const fresh = (SLOTS_BY_CATEGORY.get(preference.category) ?? []).filter((item) => !held.has(item.slot));
+  const mentioned = context.plan.preferences.filter((p) => hasEvidence(context, p, time));
+  if (fresh.length === 0 || mentioned.length < 3) return null;
+  const chosen = pickDistinct(context.rng, mentioned, 3);
+  const option = context.rng.pick(fresh).options.find((o) => o.polarity === 'like');
+  if (option === undefined) return null;
+  return {
+    question: `I'd like to try something in ${preference.category} I haven't brought up with you before — any idea?`,
+    answer: capitalize(option.item),
+    distractors: chosen.map((p) => capitalize(p.item)),
+    evidence: chosen
+      .flatMap((p) => preferenceEvidence(context, p, time))
+      .sort((a, b) => compareIso(a.time, b.time)),
+    retrievalKeywords: [preference.category, ...preference.keywords],
+    topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
+  };
+};

@@ -1,0 +1,204 @@
+import type { DriftEvent, EvidenceSlot, Preference, QaTarget, UserPlan } from '../schemas/plan.js';
+import type { Rng } from '../util/rng.js';
+import type { TaskSpec } from './tasks.js';
+
+/** What a question kernel sees: the plan (without QA), the draw and lookups by time. */
+export interface QaContext {
+  plan: UserPlan;
+  rng: Rng;
+  /** Evidence slots by refId, chronological. */
+  slotsByRef: Map<string, EvidenceSlot[]>;
+  /** The drift event that opened each drift-born preference. */
+  openedBy: Map<string, DriftEvent>;
+  /** Per-context memo for values several kernels need at the same question time. */
+  memo: Map<string, unknown>;
+  /** Evidence slots by kind, chronological. */
+  slotsByKind: Map<string, EvidenceSlot[]>;
+  /** Earliest time each lower-cased keyword was expressed. */
+  keywordSince: Map<string, string>;
+  name: string;
+}
+
+/** A kernel's answer before it becomes a `QaTarget`. */
+export interface QaDraft {
+  question: string;
+  answer: string;
+  /** Plausible but wrong at the question time; at least three for mc. */
+  distractors: string[];
+  /** Evidence, chronological; the last one states the asked state (convention checks rely on). */
+  evidence: EvidenceSlot[];
+  retrievalKeywords: string[];
+  unanswerable?: boolean;
+  /** PersonaMem topic (the CSV's `topic` column) of what the question is about. */
+  topic?: string;
+}
+
+export type Kernel = (context: QaContext, time: number, task: TaskSpec) => QaDraft | null;
+
+export function createQaContext(plan: UserPlan, rng: Rng): QaContext {
+  const slotsByRef = new Map<string, EvidenceSlot[]>();
+  const slotsByKind = new Map<string, EvidenceSlot[]>();
+  const keywordSince = new Map<string, string>();
+  for (const slot of plan.slots) {
+    const list = slotsByRef.get(slot.refId);
+    if (list === undefined) slotsByRef.set(slot.refId, [slot]);
+    else list.push(slot);
+    const kind = slotsByKind.get(slot.kind);
+    if (kind === undefined) slotsByKind.set(slot.kind, [slot]);
+    else kind.push(slot);
+    for (const keyword of slot.keywords) {
+      const word = keyword.toLowerCase();
+      if (!keywordSince.has(word)) keywordSince.set(word, slot.time);
+    }
+  }
+  const openedBy = new Map<string, DriftEvent>();
+  for (const event of plan.drift) if (event.preferenceId !== null) openedBy.set(event.preferenceId, event);
+  return {
+    plan,
+    rng,
+    slotsByRef,
+    openedBy,
+    memo: new Map(),
+    slotsByKind,
+    keywordSince,
+    name: plan.enriched.persona.name,
+  };
+}
+
+let cachedTime = Number.NaN;
+let cachedIso = '';
+/**
+ * ISO string of a question time. Every time in a plan is `toISOString()` output (fixed width,
+ * UTC), so comparing strings orders them in time without parsing; kernels ask about one time at
+ * a time, so a one-entry cache suffices.
+ */
+export function isoAt(time: number): string {
+  if (time !== cachedTime) {
+    cachedTime = time;
+    cachedIso = new Date(time).toISOString();
+  }
+  return cachedIso;
+}
+
+/** Chronological comparator for plan ISO times. */
+export const compareIso = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Epoch milliseconds of an ISO time. */
+export const ms = (time: string): number => Date.parse(time);
+
+/** Slots about `refId` strictly before `time`. */
+export function slotsBefore(context: QaContext, refId: string, time: number): EvidenceSlot[] {
+  return (context.slotsByRef.get(refId) ?? []).filter((slot) => slot.time < isoAt(time));
+}
+
+export function isActive(preference: Preference, time: number): boolean {
+  return (
+    preference.validFrom <= isoAt(time) &&
+    (preference.validUntil === null || preference.validUntil > isoAt(time))
+  );
+}
+
+/**
+ * Evidence that a preference was stated before `time`: its own mentions plus the drift slot that
+ * opened it.
+ */
+export function preferenceEvidence(context: QaContext, preference: Preference, time: number): EvidenceSlot[] {
+  const evidence = slotsBefore(context, preference.id, time);
+  const opened = context.openedBy.get(preference.id);
+  if (opened !== undefined) evidence.push(...slotsBefore(context, opened.id, time));
+  return evidence.sort((a, b) => compareIso(a.time, b.time));
+}
+
+/** Active preferences with evidence before `time`. */
+export function knownPreferences(
+  context: QaContext,
+  time: number,
+  filter: (p: Preference) => boolean = () => true,
+) {
+  return context.plan.preferences.filter(
+    (preference) =>
+      isActive(preference, time) && filter(preference) && hasEvidence(context, preference, time),
+  );
+}
+
+/** True when the preference was stated (or opened by a stated drift) before `time`; slot lists are chronological. */
+export function hasEvidence(context: QaContext, preference: Preference, time: number): boolean {
+  const own = context.slotsByRef.get(preference.id)?.[0];
+  if (own !== undefined && own.time < isoAt(time)) return true;
+  const opened = context.openedBy.get(preference.id);
+  const slot = opened === undefined ? undefined : context.slotsByRef.get(opened.id)?.[0];
+  return slot !== undefined && slot.time < isoAt(time);
+}
+
+/** Computes `fn()` once per context and key. */
+export function remember<T>(context: QaContext, key: string, fn: () => T): T {
+  if (context.memo.has(key)) return context.memo.get(key) as T;
+  const value = fn();
+  context.memo.set(key, value);
+  return value;
+}
+
+/** Preferences active at `time` (memoised per question time). */
+export function activePreferences(context: QaContext, time: number): Preference[] {
+  return remember(context, `active:${time}`, () => context.plan.preferences.filter((p) => isActive(p, time)));
+}
+
+/** k distinct items drawn without shuffling the whole list (distractor pools can be long). */
+export function pickDistinct<T>(rng: Rng, items: readonly T[], k: number): T[] {
+  if (items.length <= k) return rng.shuffle(items);
+  const chosen = new Set<number>();
+  while (chosen.size < k) chosen.add(rng.int(0, items.length - 1));
+  return [...chosen].map((index) => items[index] as T);
+}
+
+function norm(text: string): string {
+  return text.trim().toLowerCase();
+}
+
+/**
+ * Builds the final target: options for mc (answer + 3 distinct distractors, shuffled) or yes/no
+ * for binary; null when there are not enough distinct distractors.
+ */
+export function finishTarget(
+  context: QaContext,
+  spec: TaskSpec,
+  time: number,
+  draft: QaDraft,
+  id: string,
+): QaTarget | null {
+  let choices: string[] = [];
+  let correctIndex: number | null = null;
+  if (spec.answerType === 'mc') {
+    const seen = new Set([norm(draft.answer)]);
+    const wrong: string[] = [];
+    for (const option of draft.distractors) {
+      if (seen.has(norm(option))) continue;
+      seen.add(norm(option));
+      wrong.push(option);
+    }
+    if (wrong.length < 3) return null;
+    choices = context.rng.shuffle([draft.answer, ...pickDistinct(context.rng, wrong, 3)]);
+    correctIndex = choices.indexOf(draft.answer);
+  } else if (spec.answerType === 'binary') {
+    choices = ['Yes', 'No'];
+    correctIndex = choices.indexOf(draft.answer);
+    if (correctIndex < 0) return null;
+  }
+  return {
+    id,
+    family: spec.family,
+    task: spec.task,
+    // PersonaMem groups by topic; the other families by aspect / category label.
+    group: spec.family === 'personamem' ? (draft.topic ?? 'general') : spec.group,
+    questionTime: new Date(time).toISOString(),
+    question: draft.question,
+    answer: draft.answer,
+    answerType: spec.answerType,
+    choices,
+    correctIndex,
+    evidenceSlotIds: draft.evidence.map((slot) => slot.id),
+    retrievalKeywords: draft.retrievalKeywords,
+    unanswerable: draft.unanswerable ?? false,
+    locomoCategory: spec.locomoCategory,
+  };
+}

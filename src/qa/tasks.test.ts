@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS } from './tasks.js';
+
+describe('task tables', () => {
+  it('lists 14 Persona-MME tasks over 7 aspects, 7 PersonaMem types and 5 LoCoMo categories', () => {
+    expect(PERSONA_MME_TASKS).toHaveLength(14);
+    expect(new Set(PERSONA_MME_TASKS.map((task) => task.group)).size).toBe(7);
+    expect(PERSONA_MME_TASKS.filter((task) => task.answerType === 'binary').map((task) => task.task)).toEqual(
+      ['personality_alignment'],
+    );
+    expect(PERSONAMEM_TASKS.map((task) => task.task)).toContain(
+      'recalling_the_reasons_behind_previous_updates',
+    );
+    expect(LOCOMO_TASKS.map((task) => task.locomoCategory)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('allocateTasks', () => {
+  it('covers every task once when count equals the number of tasks', () => {
+    expect(allocateTasks(PERSONA_MME_TASKS, 14, {}).map((task) => task.task)).toEqual(
+      PERSONA_MME_TASKS.map((task) => task.task),
+    );
+  });
+
+  it('follows weights with largest remainders (M²A mix 2:3:1:4)', () => {
+    const weights = { multi_hop: 2, temporal: 3, open_domain: 1, single_hop: 4, adversarial: 0 };
+    const counts: Record<string, number> = {};
+    for (const task of allocateTasks(LOCOMO_TASKS, 20, weights))
+      counts[task.task] = (counts[task.task] ?? 0) + 1;
+    expect(counts).toEqual({ multi_hop: 4, temporal: 6, open_domain: 2, single_hop: 8 });
+  });
+
+  it('returns nothing for a zero count or zero weights', () => {
+    expect(allocateTasks(LOCOMO_TASKS, 0, {})).toEqual([]);
+    const zero = Object.fromEntries(LOCOMO_TASKS.map((task) => [task.task, 0]));
+    expect(allocateTasks(LOCOMO_TASKS, 5, zero)).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * The image pool: built-in procedural scenes (objects, colours and counts known, so
+ * visual-detail questions have checkable answers) or a user directory with a captions jsonl.
+ * Meant to sit under the `plan:` section (`plan.images`).
+ *
+ * @example
+ * ImagesConfig.parse({ source: 'builtin', size: 300 });
+ */
+export const ImagesConfig = z
+  .object({
+    /** @default 'builtin' */
+    source: z.enum(['builtin', 'directory']).default('builtin'),
+    /** Built-in scenes in the pool. @default 400 */
+    size: z.number().int().min(1).max(100_000).default(400),
+    /** Extra key mixed into the pool seed so pools can vary independently of the run seed. @default 'images' */
+    seedKey: z.string().default('images'),
+    /** Width and height of the square built-in PNGs, in pixels. @default 256 */
+    pixels: z.number().int().min(32).max(1024).default(256),
+    /** Distinct object kinds per built-in scene, inclusive range (8 kinds exist). @default [1, 3] */
+    kindsPerScene: z.tuple([z.number().int().min(1).max(8), z.number().int().min(1).max(8)]).default([1, 3]),
+    /** Count of each object kind, inclusive range. @default [1, 4] */
+    countPerKind: z.tuple([z.number().int().min(1), z.number().int().min(1)]).default([1, 4]),
+    /** Pool root for `directory`, relative to the working directory. */
+    dir: z.string().min(1).optional(),
+    /** Captions/attributes jsonl for `directory`, relative to `dir`. @default 'captions.jsonl' */
+    captionsFile: z.string().min(1).default('captions.jsonl'),
+  })
+  .strict()
+  .refine((config) => config.kindsPerScene[0] <= config.kindsPerScene[1], 'kindsPerScene must be [min, max]')
+  .refine((config) => config.countPerKind[0] <= config.countPerKind[1], 'countPerKind must be [min, max]')
+  .refine((config) => config.source !== 'directory' || config.dir !== undefined, {
+    message: 'source "directory" needs `dir`',
+    path: ['dir'],
+  });
+export type ImagesConfig = z.infer<typeof ImagesConfig>;
+export type ImagesConfigInput = z.input<typeof ImagesConfig>;

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { LlmConfig } from './llm-config.js';
+
+/**
+ * Wire and config schemas of the reward server (`persona-forge serve`). HTTP bodies use the
+ * snake_case names trainers send (ms-swift dataset columns, OpenRLHF fields); the YAML config
+ * uses camelCase like every other config section.
+ */
+
+/** The reward functions the server knows (SPEC.md §1–2). */
+export const REWARD_NAMES = [
+  'format',
+  'accuracy',
+  'consistency',
+  'tree_ops',
+  'persona_consistency',
+  'personavlm',
+] as const;
+export type RewardName = (typeof REWARD_NAMES)[number];
+
+/** Why a reward is null. A failure is never reported as 0. */
+export const RewardErrorCode = z.enum([
+  'timeout',
+  'judge_error',
+  'parse_error',
+  'not_applicable',
+  'invalid_item',
+]);
+export type RewardErrorCode = z.infer<typeof RewardErrorCode>;
+
+/** A chat message as trainers send it (content may be multimodal parts or null). */
+export const RewardMessage = z
+  .object({
+    role: z.string(),
+    content: z.union([z.string(), z.array(z.unknown()), z.null()]),
+  })
+  .passthrough();
+export type RewardMessage = z.infer<typeof RewardMessage>;
+
+/** One rollout to score: the completion plus any dataset columns (kept as sent). */
+export const RewardItem = z
+  .object({
+    completion: z.string(),
+    messages: z.array(RewardMessage).optional(),
+    solution: z.union([z.string(), z.number(), z.null()]).optional(),
+  })
+  .catchall(z.unknown());
+export type RewardItem = z.infer<typeof RewardItem>;
+
+export const RewardRequest = z
+  .object({
+    /** One reward name or several (combined with `weights`). */
+    reward: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    weights: z.array(z.number().finite()).min(1).optional(),
+    items: z.array(RewardItem).min(1, 'items must hold at least one item (empty batch)'),
+    /** Per-request deadline; capped by `limits.maxRequestTimeoutMs`. */
+    timeout_ms: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type RewardRequest = z.infer<typeof RewardRequest>;
+
+export const RewardItemError = z
+  .object({ index: z.number().int(), reward: z.string(), code: RewardErrorCode, message: z.string() })
+  .strict();
+export type RewardItemError = z.infer<typeof RewardItemError>;
+
+export const RewardUsage = z
+  .object({
+    items: z.number().int(),
+    judge_calls: z.number().int(),
+    judge_items: z.number().int(),
+    cache_hits: z.number().int(),
+    /** True when any judge answer in this response came from the offline heuristic judges. */
+    offline: z.boolean(),
+    /** Per reward function: how its value was produced (`rule`, `llm-judge`, `offline-heuristic`, …). */
+    scorers: z.record(z.string(), z.string()),
+    judge_model: z.string(),
+    prompt_version: z.string(),
+    elapsed_ms: z.number(),
+    timed_out: z.boolean(),
+  })
+  .strict();
+export type RewardUsage = z.infer<typeof RewardUsage>;
+
+export const RewardResponse = z
+  .object({
+    rewards: z.array(z.number().nullable()),
+    components: z.record(z.string(), z.array(z.number().nullable())),
+    errors: z.array(RewardItemError),
+    usage: RewardUsage,
+  })
+  .strict();
+export type RewardResponse = z.infer<typeof RewardResponse>;
+
+/** OpenRLHF's remote reward contract (`--remote_rm_url`). */
+export const OpenRlhfRequest = z
+  .object({
+    query: z.array(z.string()).min(1, 'query must hold at least one item (empty batch)'),
+    prompts: z.array(z.string()).optional(),
+    labels: z.array(z.union([z.string(), z.null()])).optional(),
+  })
+  .passthrough();
+export type OpenRlhfRequest = z.infer<typeof OpenRlhfRequest>;
+
+/** True when a `memory_snapshot` field carries a snapshot (not absent, null or an empty string). */
+export function hasSnapshot(value: unknown): boolean {
+  return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+}
+
+/** `/v1/memory/retrieve`: one of `user_id` (looked up in the run dir) or `memory_snapshot`. */
+export const MemoryRetrieveRequest = z
+  .object({
+    user_id: z.string().min(1).optional(),
+    memory_snapshot: z.unknown().optional(),
+    keywords: z.string(),
+    start_time: z.string().nullable().optional(),
+    end_time: z.string().nullable().optional(),
+    /** Point in time the snapshot is taken at (for `user_id`); defaults to `end_time` or the latest. */
+    time: z.string().nullable().optional(),
+    /** Sets the semantic k (SPEC.md §1 default 4); episodic and procedural keep their defaults. */
+    k: z.number().int().min(1).max(50).optional(),
+    /** Full per-type control; wins over `k`. */
+    top_k: z
+      .object({
+        semantic: z.number().int().min(0).max(50).optional(),
+        episodic: z.number().int().min(0).max(50).optional(),
+        procedural: z.number().int().min(0).max(50).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Entry ids already returned in this trajectory (never returned twice, SPEC.md §1). */
+    exclude: z.array(z.string()).optional(),
+  })
+  .strict()
+  // Exported RL rows carry `memory_snapshot: ""` when there is none: that counts as absent.
+  .refine((value) => value.user_id !== undefined || hasSnapshot(value.memory_snapshot), {
+    message: 'give user_id or memory_snapshot',
+    path: ['user_id'],
+  });
+export type MemoryRetrieveRequest = z.infer<typeof MemoryRetrieveRequest>;
+
+const FormatWeights = z
+  .object({
+    /** Credit for a non-empty leading `<think>…</think>`. */
+    think: z.number().min(0).default(0.25),
+    /** Credit for exactly one `<answer>` or `<retrieve>` block after it, nothing else around. */
+    action: z.number().min(0).default(0.25),
+    /** Credit for a valid payload (non-empty answer, or retrieve JSON with valid fields). */
+    payload: z.number().min(0).default(0.5),
+    /** Payload credit kept when retrieve JSON parses but a field is invalid. */
+    partialPayload: z.number().min(0).default(0.25),
+    /** Op-list tasks: factor applied when two operations touch the same path (one op per attribute, SPEC.md §2). */
+    duplicatePathFactor: z.number().min(0).max(1).default(0.5),
+  })
+  .strict();
+
+/** The reward server config file (`rewards.yaml`). */
+export const RewardServerConfig = z
+  .object({
+    server: z
+      .object({
+        host: z.string().default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(8000),
+        /** Environment variable holding the bearer token; no auth when unset. */
+        tokenEnv: z.string().optional(),
+      })
+      .strict()
+      .prefault({}),
+    limits: z
+      .object({
+        bodyLimitBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(16 * 1024 * 1024),
+        maxItems: z.number().int().min(1).default(4096),
+        requestTimeoutMs: z.number().int().min(1).default(60_000),
+        maxRequestTimeoutMs: z.number().int().min(1).default(600_000),
+      })
+      .strict()
+      .prefault({}),
+    llm: LlmConfig.prefault({}),
+    judge: z
+      .object({
+        /** The llm layer role that serves the judge. */
+        role: z.string().default('judge'),
+        /** Use the labelled offline heuristic judges when the role has no endpoint. Off for training. */
+        allowOffline: z.boolean().default(false),
+        /** Items packed into one judge call. */
+        batchSize: z.number().int().min(1).max(64).default(8),
+        temperature: z.number().min(0).max(2).default(0),
+        maxTokens: z.number().int().min(16).default(1024),
+      })
+      .strict()
+      .prefault({}),
+    cache: z
+      .object({
+        enabled: z.boolean().default(true),
+        maxEntries: z.number().int().min(1).default(200_000),
+        /** JSONL file judge results are appended to and replayed from at start. */
+        file: z.string().optional(),
+      })
+      .strict()
+      .prefault({}),
+    functions: z
+      .object({
+        format: FormatWeights.prefault({}),
+        accuracy: z
+          .object({
+            /** Offline open-ended heuristic: token F1 at or above this counts as correct. */
+            offlineF1Threshold: z.number().min(0).max(1).default(0.5),
+          })
+          .strict()
+          .prefault({}),
+        tree_ops: z
+          .object({
+            /** Blend of the judge score and the structural score (SPEC.md §2); offline uses structure only. */
+            judgeWeight: z.number().min(0).default(0.7),
+            structuralWeight: z.number().min(0).default(0.3),
+          })
+          .strict()
+          .prefault({}),
+        personavlm: z
+          .object({
+            /** r = f_acc + f_cons + 0.5·f_format (SPEC.md §1, PersonaVLM RL reward). */
+            accuracy: z.number().default(1),
+            consistency: z.number().default(1),
+            format: z.number().default(0.5),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    /** `/get_reward` (OpenRLHF): which reward to compute for each query. */
+    openrlhf: z
+      .object({ reward: z.string().default('personavlm') })
+      .strict()
+      .prefault({}),
+    memory: z
+      .object({
+        /** Run directory whose `memory/memory.jsonl` holds per-user snapshots for `user_id` lookups. */
+        runDir: z.string().optional(),
+        /** Memories built from snapshots kept ready (their indexes are built once). */
+        cacheEntries: z.number().int().min(1).default(64),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+export type RewardServerConfig = z.infer<typeof RewardServerConfig>;
+export type RewardServerConfigInput = z.input<typeof RewardServerConfig>;

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { EvidenceSlot } from '../schemas/plan.js';
+import { checkChunkSlots, lexicalSlotCheck } from './check.js';
+
+const slot = (keywords: string[]): EvidenceSlot => ({
+  id: 's1',
+  kind: 'preference',
+  refId: 'p1',
+  sessionIndex: 0,
+  round: 0,
+  time: '2024-01-01T00:00:00.000Z',
+  statement: 'likes hotpot',
+  keywords,
+  imageId: null,
+});
+
+describe('lexicalSlotCheck', () => {
+  it.each([
+    [['Sichuan', 'hotpot'], 'I love sichuan HOTPOT', 'expressed'],
+    [['Sichuan', 'hotpot'], 'I love hotpot', 'unsure'],
+    [['Sichuan', 'hotpot', 'broth', 'chili'], 'I love hotpot', 'missing'],
+    [['hotpot'], 'I love noodles', 'missing'],
+  ])('%j in "%s" → %s', (keywords, text, status) => {
+    expect(lexicalSlotCheck(slot(keywords), text, 0.5).status).toBe(status);
+  });
+});
+
+describe('checkChunkSlots', () => {
+  it('counts unsure slots as missing without a judge', async () => {
+    const result = await checkChunkSlots([{ slots: [slot(['Sichuan', 'hotpot'])], user: 'hotpot tonight' }], {
+      unsureFraction: 0.5,
+    });
+    expect(result).toEqual({ missing: [slot(['Sichuan', 'hotpot'])], judgeCalls: 0 });
+  });
+});

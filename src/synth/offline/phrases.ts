@@ -1,0 +1,218 @@
+/**
+ * Sentence templates of the offline realizer for evidence slots, noise rounds, images and the
+ * assistant's personalized references. Variables (`{item}`, `{kwItem}` …) are filled from the
+ * plan; `{kwItem}`-style variables always contain the slot's keywords verbatim.
+ */
+export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
+  like: [
+    'I [really|honestly|genuinely] [love|adore|cannot get enough of] {kwItem}',
+    '{kwItem} is [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and {timeRef} proved it again',
+    '{timeRef} I was reminded how much I [enjoy|like|love] {kwItem}',
+    'if I could pick anything for {day}, it would be {kwItem}, [no question|every time|hands down]',
+    'you should know I am a big fan of {kwItem} - it came up again {timeRef}',
+    'talking about {topic} reminds me how much I [like|love|enjoy] {kwItem}',
+  ],
+  dislike: [
+    'I [honestly|really|just] [cannot stand|am not a fan of|try to avoid] {kwItem}',
+    'please never suggest {kwItem} to me for {day}, it is [not my thing|a hard no|just not for me]',
+    'whatever we plan for {topic}, no {kwItem} please, [it is not my thing|I really dislike it]',
+    '{timeRef} I was reminded that I [dislike|do not enjoy|really avoid] {kwItem}',
+  ],
+  condition: [', but only {when}', ', at least {when}', ' - mostly {when}'],
+  drift: [
+    '[update|small news|funny thing]: I have switched from {prev} to {kwItem} because {cause}',
+    'I am [done with|off] {prev} these days; {cause}, so it is {kwItem} for me now',
+    'things changed {timeRef}: {cause}, and now I prefer {kwItem} over {prev}',
+  ],
+  driftAdd: [
+    '[lately|recently|these days] I have gotten into {kwItem}; {cause}',
+    'new thing for me: {kwItem}, because {cause}',
+    '{cause}, so I started with {kwItem} {timeRef}',
+  ],
+  driftDelete: [
+    'I [stopped|gave up on|quit] {kwItem} because {cause}',
+    '{cause}, so {kwItem} is no longer part of my life',
+  ],
+  relationship: [
+    '{kwPerson} [dropped by|called me|texted me|had dinner with me] {timeRef}',
+    'I [spent time|caught up|talked for ages] with {kwPerson} {timeRef}',
+    '{kwPerson} [gave me advice|helped me out|made me laugh] {timeRef}',
+  ],
+  goal: [
+    'I [really want|have decided|am determined] to {kwGoal}',
+    'one thing I am working towards: I want to {kwGoal}',
+    '{timeRef} I promised myself I would {kwGoal}',
+  ],
+  statement: [
+    '{kwStatement}',
+    '[by the way|for the record|just so you know], {kwStatement}',
+    '{timeRef}, I realised this again: {kwStatement}',
+  ],
+  image: [
+    'here is a photo I took {timeRef}: {kwCaption}',
+    'look at this, {kwCaption}',
+    'sharing a picture from {timeRef} - {kwCaption}',
+  ],
+  concept: ['meet {kwConcept}', 'this is {kwConcept} {timeRef}', 'a new picture of {kwConcept}'],
+  imagePlain: [
+    'here is a snapshot from {timeRef}, it is {caption}',
+    'I took this {timeRef}: {caption}',
+    'this photo is from {timeRef}, just {caption}',
+  ],
+};
+
+export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
+  irrelevant: [
+    '[totally unrelated|random question|off topic], but how [long|far|many] {trivia}?',
+    'quick tangent: why do {oddity}? it crossed my mind {timeRef}',
+    'completely different thing - is it true that {oddity} in {place}s?',
+  ],
+  exploratory: [
+    'just browsing, but what is {explore} like, without committing to anything {dayRef}?',
+    'out of curiosity, how do people get into {explore} when they start {dayRef}?',
+    'I saw an ad for {explore} {timeRef}; is it any good or just hype?',
+  ],
+  on_behalf: [
+    'I need to order {gift} for my {relative}; it is not for me, they are into {explore}',
+    'my {relative} asked me to find {gift} for them {dayRef}',
+    'can you help me pick {gift} for my {relative} {dayRef} - not for me, for them?',
+  ],
+  impulse: [
+    'I suddenly want {impulse} {timeRef}, probably just a passing craving',
+    'out of nowhere I feel like getting {impulse}, it will pass',
+    'weird urge {timeRef}: {impulse}, [ignore me|do not take it seriously|it will pass] if it sounds silly',
+  ],
+  correction: [
+    'wait, scratch what I said about {topic} - I meant {aspect}, not the other thing',
+    'correction on {topic}: I mixed things up {timeRef}, I meant {aspect}',
+    'sorry, ignore my last message about {topic}; what I care about is {aspect}',
+  ],
+};
+
+export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
+  trivia: [
+    'does it take light to reach the moon',
+    'is the longest river',
+    'bones are in a cat',
+    'stairs does the Eiffel Tower have',
+    'do penguins sleep',
+    'languages are spoken in India',
+    'does a jellyfish live',
+    'planets have rings',
+  ],
+  oddity: [
+    'cats knock things off tables',
+    'people clap when planes land',
+    'pigeons bob their heads',
+    'onions make us cry',
+    'escalators have brushes on the sides',
+    'socks vanish in the wash',
+    'dogs tilt their heads',
+  ],
+  explore: [
+    'pottery classes',
+    'a rowing machine',
+    'sourdough baking',
+    'a smart watch',
+    'salsa lessons',
+    'a camping stove',
+    'indoor climbing',
+    'a tabletop role-playing game',
+    'an e-reader',
+    'kite surfing',
+    'watercolour sets',
+  ],
+  gift: [
+    'a birthday present',
+    'a scarf',
+    'a cookbook',
+    'concert tickets',
+    'a plant',
+    'a board game',
+    'a phone case',
+  ],
+  relative: ['mum', 'dad', 'cousin', 'neighbour', 'grandmother', 'best friend', 'flatmate', 'niece'],
+  impulse: [
+    'a giant bubble tea',
+    'a new pair of sneakers',
+    'a weekend in Paris',
+    'a neon sign for my room',
+    'a puppy',
+    'fried chicken at midnight',
+    'a drum kit',
+    'a tattoo',
+    'a karaoke machine',
+  ],
+};
+
+export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
+  like: [
+    '{ack} - I will keep in mind how much you enjoy {item} when {topic} comes up {dayRef}',
+    '{ack}; {item} it is, and I will factor it into {aspect} for {topic}',
+    'noted that {item} is a favourite; it could even fit into {topic} {dayRef}, {aspect} permitting',
+  ],
+  dislike: [
+    '{ack}, I will steer clear of {item} in anything I suggest about {topic}',
+    'understood, no {item} - I will plan {topic} around that {dayRef}',
+  ],
+  drift: [
+    'thanks for the update: {item} instead of {prev} from now on, and I will adjust my suggestions {dayRef}',
+  ],
+  relationship: [
+    'it sounds like {person} matters a lot to you; how are things with them when it comes to {topic}?',
+    'nice that you had time with {person}; {followUp}?',
+  ],
+  goal: [
+    '{goal} is a great goal - {adviceLead} set a small milestone for {span}',
+    'I love that you want to {goal}; {followUp}?',
+  ],
+  statement: [
+    '{ack}, I will remember that about you when we talk about {topic}',
+    'thanks for sharing that; it helps me understand {aspect} for you',
+  ],
+  image: [
+    'what a nice photo of {caption}; where was it taken, and does it connect to {topic}?',
+    'thanks for the picture - {caption} looks lovely, {followUp}?',
+  ],
+  concept: [
+    '{concept} looks great in this photo; {followUp}?',
+    'so this is {concept} - thanks for showing me, I will remember {concept} when {topic} comes up {dayRef}',
+  ],
+  noise: [
+    'happy to help with that detour; for {topic}, {adviceLead} {adviceAction}',
+    'sure, a quick answer on that, and whenever you want we can get back to {aspect} of {topic} {dayRef}',
+  ],
+  personalize: [
+    'since you enjoy {known}, {adviceLead} pair it with {topic} {dayRef}',
+    'given what you told me about {known}, {adviceLead} keep {aspect} in mind',
+    'knowing you like {known}, a reward for finishing {topic} could be exactly that {dayRef}',
+  ],
+  personalizeDislike: [
+    'and I will keep {known} out of anything about {topic}, since I know that is not for you',
+    'no {known} in the {topic} suggestions, of course - let us focus on {aspect} instead',
+    'I remember {known} is not your thing, so the {topic} ideas {dayRef} will skip it',
+  ],
+  askCondition: [
+    'before I suggest {known} for {topic}: is it {when} this time, and does {aspect} matter?',
+    'quick check before I recommend anything with {known} {dayRef} - is it {when}?',
+    'would {known} work {dayRef}, or only {when}, so that I get {aspect} right',
+  ],
+};
+
+/** Style clauses conditioned on Big Five (high/low); prefixes attach with a comma, suffixes with a dash. */
+export const STYLE_CLAUSES = {
+  exclaimPrefix: ['oh wow', 'guess what', 'okay so', 'honestly', 'ha', 'yay', 'oh man'],
+  worrySuffix: [
+    'though I am a bit worried about {aspect}',
+    'and I keep overthinking {aspect}',
+    'which is stressing me out a little',
+    'and I hope that is okay',
+    'I am nervous it will go wrong {dayRef}',
+    'and it is keeping me up at night',
+  ],
+  bluntPrefix: ['just tell me straight', 'skip the fluff', 'be direct', 'no lectures please', 'short answer'],
+  politeSuffix: ['if you do not mind', 'thanks so much', 'no rush at all', 'I really appreciate it'],
+  curiousPrefix: ['I am curious', 'here is a thought', 'something new'],
+  plannerPrefix: ['I made a list already', 'to keep it organised', 'step by step'],
+  reservedPrefix: ['hm', 'well', 'so'],
+} as const;

@@ -1,0 +1,58 @@
+import { createRng } from '../../util/rng.js';
+import type { ChunkRequest, RealizedRound, Realizer } from '../realizer.js';
+import { composeAssistantTurn, composeUserTurn, type RoundContext } from './compose.js';
+import { styleFor } from './style.js';
+
+export interface OfflineRealizerOptions {
+  /** Run seed; each round draws from its own stream keyed by user, session and round. */
+  seed: number;
+}
+
+/**
+ * The model-free realizer: a template grammar conditioned on the user's Big Five at the turn's
+ * time. Every evidence slot's keywords appear verbatim in its user turn by construction (still
+ * checked by `realizeDialogue`). Each round has its own seeded stream keyed by user, session,
+ * round and attempt, so a regeneration (`attempt > 0`) draws fresh text.
+ *
+ * @example
+ * const realizer = createOfflineRealizer({ seed: 42 });
+ * const dialogue = await realizeDialogue(plan, { realizer });
+ */
+export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer {
+  return {
+    name: 'offline',
+    offline: true,
+    async realizeChunk(request: ChunkRequest): Promise<RealizedRound[]> {
+      const { view, session, state } = request;
+      const plan = view.plan;
+      const name = plan.enriched.coreMemory.human.name;
+      const style = styleFor(state.personality);
+      const topics = session.topics;
+      const perTopic = Math.max(1, Math.ceil(session.rounds / topics.length));
+      return request.rounds.map((round) => {
+        const rng = createRng(
+          options.seed,
+          plan.userId,
+          'synth',
+          session.index,
+          round.round,
+          request.attempt,
+        );
+        const ctx: RoundContext = {
+          view,
+          round,
+          state,
+          style,
+          name,
+          // Plan topics may carry a label prefix ("preferences: sourdough"); the user says only the subject.
+          topic: topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!.replace(
+            /^[a-z ]+:\s*/i,
+            '',
+          ),
+        };
+        const user = composeUserTurn(ctx, rng);
+        return { round: round.round, user, assistant: composeAssistantTurn(ctx, rng) };
+      });
+    },
+  };
+}

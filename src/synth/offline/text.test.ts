@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { firstPerson, withKeywords } from './text.js';
+
+describe('withKeywords', () => {
+  it.each([
+    ['spicy Sichuan hotpot', ['Sichuan', 'hotpot'], 'spicy Sichuan hotpot'],
+    ['spicy food', ['hotpot'], 'spicy food, especially hotpot'],
+    ['Scandinavian furniture', ['scandinavian'], 'scandinavian furniture'],
+    ['', ['a', 'b'], 'a and b'],
+  ])('%s + %j → %s', (phrase, keywords, expected) => {
+    expect(withKeywords(phrase, keywords)).toBe(expected);
+  });
+});
+
+describe('firstPerson', () => {
+  it.each([
+    ['The user works night shifts on Fridays.', 'I work night shifts on Fridays'],
+    ["The user's sister lives in Porto.", 'my sister lives in Porto'],
+    ['swims laps before work', 'I swim laps before work'],
+    ['calls their parents on Sunday evenings', 'I call my parents on Sunday evenings'],
+    ['The user watches films with them', 'I watch films with me'],
+    ['The user tries new recipes', 'I try new recipes'],
+  ])('%s → %s', (statement, expected) => {
+    expect(firstPerson(statement)).toBe(expected);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Small text helpers of the offline realizer: keep keywords verbatim, and turn a plan's
+ * third-person statement ("The user swims laps before work.") into the user's own voice.
+ */
+
+/**
+ * Returns `phrase` with every keyword present verbatim (case-sensitive): missing ones are
+ * appended as "…, especially k1 and k2".
+ *
+ * @example withKeywords('spicy food', ['hotpot']) // 'spicy food, especially hotpot'
+ */
+export function withKeywords(phrase: string, keywords: readonly string[]): string {
+  for (const keyword of keywords) {
+    if (phrase.includes(keyword)) continue;
+    // Same word in another case ("Scandinavian" for "scandinavian"): use the keyword's spelling.
+    const at = phrase.toLowerCase().indexOf(keyword.toLowerCase());
+    if (at >= 0) phrase = phrase.slice(0, at) + keyword + phrase.slice(at + keyword.length);
+  }
+  const missing = keywords.filter((keyword) => !phrase.includes(keyword));
+  if (missing.length === 0) return phrase;
+  if (phrase.trim() === '') return missing.join(' and ');
+  return `${phrase}, especially ${missing.join(' and ')}`;
+}
+
+const IRREGULAR: Readonly<Record<string, string>> = {
+  has: 'have',
+  does: 'do',
+  goes: 'go',
+  is: 'am',
+  was: 'was',
+};
+
+/** Third person singular verb → base form (swims → swim, watches → watch, tries → try). */
+function baseVerb(verb: string): string {
+  const irregular = IRREGULAR[verb];
+  if (irregular !== undefined) return irregular;
+  if (/(ch|sh|ss|x|z|o)es$/.test(verb)) return verb.slice(0, -2);
+  if (/[^aeiou]ies$/.test(verb)) return `${verb.slice(0, -3)}y`;
+  if (/[^s]s$/.test(verb)) return verb.slice(0, -1);
+  return verb;
+}
+
+/**
+ * Rewrites a third-person plan statement in the first person. Heuristic: handles "The user …",
+ * "The user's …", their/them/they, and a leading verb phrase ("swims laps …").
+ *
+ * @example firstPerson('The user works night shifts on Fridays.') // 'I work night shifts on Fridays'
+ */
+export function firstPerson(statement: string): string {
+  let text = statement.trim().replace(/[.!]+$/, '');
+  text = text.replace(/^the user's\b/i, 'my').replace(/\bthe user's\b/gi, 'my');
+  const lead = /^the user\s+(\w+)/i.exec(text);
+  if (lead !== null) text = `I ${baseVerb(lead[1]!.toLowerCase())}${text.slice(lead[0].length)}`;
+  else if (/^[a-z]+s\b/.test(text))
+    text = `I ${baseVerb(text.split(' ')[0]!)}${text.slice(text.indexOf(' ') >= 0 ? text.indexOf(' ') : text.length)}`;
+  text = text
+    .replace(/\bthe user\b/gi, 'me')
+    .replace(/\btheir\b/g, 'my')
+    .replace(/\bthemselves\b/g, 'myself')
+    .replace(/\bthem\b/g, 'me')
+    .replace(/\bthey\b/g, 'I');
+  return text;
+}

@@ -1,0 +1,58 @@
+/**
+ * Starts the reward server for out-of-process tests (the python plugin's unittest suite, the
+ * bench) and prints one JSON line `{"url": …, "memoryRunDir": …}` once it listens. It stops on
+ * SIGTERM/SIGINT or when its stdin closes, so a dying parent never leaves it running.
+ *
+ *   npx --no-install tsx test/support/start-reward-server.ts --port 0 [--token-env VAR] [--fixture-memory] [--offline-judge]
+ */
+import { rm } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { startRewardServer } from '../../src/reward/index.js';
+import { memoryRunDir } from '../reward/support/memory-fixture.js';
+import { createStubLlm, itemIds } from '../reward/support/stub-llm.js';
+
+const { values } = parseArgs({
+  options: {
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string', default: '0' },
+    'token-env': { type: 'string' },
+    'fixture-memory': { type: 'boolean', default: false },
+    // Offline heuristic judges (labelled) instead of the deterministic stub judge (score 1 / CORRECT).
+    'offline-judge': { type: 'boolean', default: false },
+  },
+});
+
+const runDir = values['fixture-memory'] ? await memoryRunDir() : undefined;
+const offline = values['offline-judge'];
+const llm = createStubLlm({
+  offline,
+  respond: ({ system, user }) =>
+    system.includes('"label"')
+      ? { results: itemIds(user).map((id) => ({ id, label: 'CORRECT' })) }
+      : { results: itemIds(user).map((id) => ({ id, score: 1 })) },
+});
+const tokenEnv = values['token-env'];
+const token = tokenEnv === undefined ? undefined : process.env[tokenEnv];
+const server = await startRewardServer({
+  llm,
+  host: values.host,
+  port: Number(values.port),
+  ...(token === undefined ? {} : { token }),
+  config: { judge: { allowOffline: offline }, memory: runDir === undefined ? {} : { runDir } },
+  shutdownTimeoutMs: 2000,
+});
+process.stdout.write(`${JSON.stringify({ url: server.url, memoryRunDir: runDir ?? null })}\n`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  if (runDir !== undefined) await rm(runDir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.once('SIGTERM', () => void stop());
+process.once('SIGINT', () => void stop());
+process.stdin.on('end', () => void stop());
+process.stdin.on('close', () => void stop());
+process.stdin.resume();

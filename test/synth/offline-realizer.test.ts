@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { buildUserPlan } from '../../src/plan/index.js';
+import { UserDialogue } from '../../src/schemas/dialogue.js';
+import type { UserPlan } from '../../src/schemas/plan.js';
+import { duplicateSentenceRate } from '../../src/synth/grammar.js';
+import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
+import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
+import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
+import { makePlanFixture } from '../support/plan-fixture.js';
+
+const USERS = 20;
+const ROUNDS = 500;
+const images = fixtureImages();
+// Real plans from the plan generator, stretched to 500 rounds per user (PersonaVLM's 128k upper bound).
+const planConfig = {
+  contexts: { long: { rounds: [ROUNDS, ROUNDS] as [number, number] } },
+  trainContexts: ['long'],
+  testContexts: ['long'],
+};
+const plans: UserPlan[] = fixtureUsers(USERS, 11).map((user) =>
+  buildUserPlan({ ...user, images }, { config: planConfig, seed: 42 }),
+);
+
+describe('offline realizer: 20 seeded users × 500 rounds', async () => {
+  const dialogues = await Promise.all(
+    plans.map((plan) => realizeDialogue(plan, { realizer: createOfflineRealizer({ seed: 42 }), seed: 42 })),
+  );
+
+  it('produces schema-valid dialogues labelled offline with one user and one assistant turn per round', () => {
+    for (const [i, dialogue] of dialogues.entries()) {
+      expect(UserDialogue.safeParse(dialogue).success).toBe(true);
+      expect(dialogue).toMatchObject({ realizer: 'offline', offline: true });
+      const turns = dialogue.sessions.flatMap((s) => s.turns);
+      expect(turns).toHaveLength(2 * ROUNDS);
+      expect(dialogue.sessions).toHaveLength(plans[i]!.sessions.length);
+    }
+  });
+
+  it('expresses every evidence slot: its keywords appear verbatim in the user turn that lists it', () => {
+    for (const [i, dialogue] of dialogues.entries()) {
+      const byId = new Map(dialogue.sessions.flatMap((s) => s.turns.map((t) => [t.id, t] as const)));
+      for (const slot of plans[i]!.slots) {
+        const turn = byId.get(`${dialogue.userId}:S${slot.sessionIndex}:T${2 * slot.round}`);
+        expect(turn?.speaker).toBe('user');
+        expect(turn?.slots).toContain(slot.id);
+        for (const keyword of slot.keywords) expect(turn!.text).toContain(keyword);
+      }
+      const listed = dialogue.sessions.flatMap((s) => s.turns.flatMap((t) => t.slots));
+      expect(listed.sort()).toEqual(plans[i]!.slots.map((s) => s.id).sort());
+    }
+  });
+
+  it('keeps timestamps strictly increasing, round times at start + round × gap', () => {
+    for (const [i, dialogue] of dialogues.entries()) {
+      const times = dialogue.sessions.flatMap((s) => s.turns.map((t) => Date.parse(t.time)));
+      for (let k = 1; k < times.length; k++) expect(times[k]!).toBeGreaterThan(times[k - 1]!);
+      for (const session of plans[i]!.sessions) {
+        const realized = dialogue.sessions[session.index]!;
+        const user = realized.turns.find((t) => t.round === session.rounds - 1 && t.speaker === 'user')!;
+        expect(Date.parse(user.time)).toBe(
+          Date.parse(session.start) + (session.rounds - 1) * session.roundGapMinutes * 60_000,
+        );
+      }
+    }
+  });
+
+  it('puts one <image> placeholder per planned image and marks noise rounds', () => {
+    for (const [i, dialogue] of dialogues.entries()) {
+      for (const session of plans[i]!.sessions) {
+        const turns = dialogue.sessions[session.index]!.turns;
+        for (const image of session.images) {
+          const turn = turns[2 * image.round]!;
+          expect(turn.images).toContain(image.imageId);
+          expect(turn.text.match(/<image>/g)?.length).toBe(turn.images.length);
+        }
+        for (const noise of session.noise) expect(turns[2 * noise.round]!.noise).toBe(noise.kind);
+        for (const turn of turns)
+          if (turn.speaker === 'assistant') expect(turn.text).not.toContain('<image>');
+      }
+    }
+  });
+
+  it('has the assistant use a preference only after the user expressed it, and never recommend a dislike', () => {
+    let references = 0;
+    for (const [i, dialogue] of dialogues.entries()) {
+      const plan = plans[i]!;
+      const turns = dialogue.sessions.flatMap((s) => s.turns);
+      // A drift can re-open an item the user liked before: compare against any preference with that item.
+      const refOf = (id: string) => plan.slots.find((slot) => slot.id === id)?.refId;
+      const prefsOf = (refId: string | undefined) => [
+        refId,
+        ...plan.drift.filter((d) => d.id === refId).map((d) => d.preferenceId),
+      ];
+      // Session topics may name a preference ("preferences: fast fashion"); those items are fair game.
+      const topics = plan.sessions
+        .flatMap((s) => s.topics)
+        .join(' | ')
+        .toLowerCase();
+      for (const pref of plan.preferences.filter((p) => !topics.includes(p.item.toLowerCase()))) {
+        const sameItem = new Set(plan.preferences.filter((p) => p.item === pref.item).map((p) => p.id));
+        const expressedAt = turns.findIndex((t) =>
+          t.slots.some((id) => prefsOf(refOf(id)).some((ref) => ref != null && sameItem.has(ref))),
+        );
+        const mentionedAt = turns.findIndex(
+          (t) => t.speaker === 'assistant' && t.text.toLowerCase().includes(pref.item.toLowerCase()),
+        );
+        if (mentionedAt < 0) continue;
+        references++;
+        expect(expressedAt).toBeGreaterThanOrEqual(0);
+        expect(mentionedAt).toBeGreaterThan(expressedAt);
+      }
+      for (const turn of turns) {
+        if (turn.speaker !== 'assistant') continue;
+        const at = Date.parse(turn.time);
+        const activeDislikes = plan.preferences.filter(
+          (p) =>
+            p.polarity === 'dislike' &&
+            Date.parse(p.validFrom) <= at &&
+            (p.validUntil === null || at < Date.parse(p.validUntil)),
+        );
+        for (const pref of activeDislikes) {
+          expect(turn.text.toLowerCase()).not.toContain(`since you enjoy ${pref.item.toLowerCase()}`);
+          expect(turn.text.toLowerCase()).not.toContain(`knowing you like ${pref.item.toLowerCase()}`);
+        }
+      }
+    }
+    expect(references).toBeGreaterThan(50);
+  });
+
+  it('rarely repeats a sentence: duplicate-sentence rate < 5% for every user', () => {
+    const rates = dialogues.map(
+      (d) => duplicateSentenceRate(d.sessions.flatMap((s) => s.turns.map((t) => t.text))).rate,
+    );
+    const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
+    console.info(
+      `duplicate-sentence rate over ${USERS} users × ${ROUNDS} rounds: mean ${(mean * 100).toFixed(2)}%, max ${(Math.max(...rates) * 100).toFixed(2)}%`,
+    );
+    expect(Math.max(...rates)).toBeLessThan(0.05);
+  });
+
+  it('is deterministic: same seed, same bytes; another seed, other text', async () => {
+    const again = await realizeDialogue(plans[0]!, {
+      realizer: createOfflineRealizer({ seed: 42 }),
+      seed: 42,
+    });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(dialogues[0]));
+    const other = await realizeDialogue(plans[0]!, {
+      realizer: createOfflineRealizer({ seed: 43 }),
+      seed: 43,
+    });
+    expect(JSON.stringify(other)).not.toBe(JSON.stringify(dialogues[0]));
+  });
+});
+
+describe('offline realizer: personality-conditioned style', () => {
+  const trait = (overrides: Partial<Record<string, number>>) => ({
+    openness: 3,
+    conscientiousness: 3,
+    extraversion: 3,
+    agreeableness: 3,
+    neuroticism: 3,
+    ...overrides,
+  });
+  const userText = async (bigFive: ReturnType<typeof trait>) => {
+    const plan = makePlanFixture({ seed: 77, rounds: 300, bigFive });
+    // Same Big Five over the whole horizon, so the style is the one asked for.
+    const fixed = { ...plan, personality: [{ ...plan.personality[0]!, bigFive }] };
+    const dialogue = await realizeDialogue(fixed, { realizer: createOfflineRealizer({ seed: 1 }) });
+    return dialogue.sessions
+      .flatMap((s) => s.turns.filter((t) => t.speaker === 'user').map((t) => t.text))
+      .join('\n');
+  };
+  const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+  it('high extraversion exclaims, low extraversion does not', async () => {
+    expect(count(await userText(trait({ extraversion: 5 })), /!/g)).toBeGreaterThan(
+      3 * count(await userText(trait({ extraversion: 1 })), /!/g) + 20,
+    );
+  });
+  it('high neuroticism adds worry markers', async () => {
+    const worry = /worried|overthinking|stressing|nervous|keeping me up|hope that is okay/g;
+    expect(count(await userText(trait({ neuroticism: 5 })), worry)).toBeGreaterThan(
+      count(await userText(trait({ neuroticism: 1 })), worry) + 30,
+    );
+  });
+  it('low agreeableness is blunt, high agreeableness polite', async () => {
+    const blunt = /just tell me straight|skip the fluff|be direct|no lectures|short answer/gi;
+    const polite = /if you do not mind|thanks so much|no rush|appreciate/gi;
+    const low = await userText(trait({ agreeableness: 1 }));
+    const high = await userText(trait({ agreeableness: 5 }));
+    expect(count(low, blunt)).toBeGreaterThan(count(high, blunt) + 30);
+    expect(count(high, polite)).toBeGreaterThan(count(low, polite) + 30);
+  });
+});
