@@ -1,16 +1,23 @@
-import { mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rm, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** One finished unit of a map stage: its output record or why it was quarantined. */
-export type JournalEntry =
-  | { userId: string; ok: true; record: unknown }
-  | { userId: string; ok: false; reason: string; code?: string };
+/** Where one finished user's line sits in the journal. */
+export interface JournalLocation {
+  offset: number;
+  length: number;
+  ok: boolean;
+}
+
+const HEAD = /^\{"userId":("(?:[^"\\]|\\.)*"),"ok":(true|false)/;
 
 /**
  * Append-only journal of finished records, so a killed stage (even kill -9) resumes where it
- * stopped. Each entry is one line, fsynced in small batches; a torn last line from a crash is
- * cut off on load. The final output is rebuilt from the journal in input order, which makes a
- * resumed run byte-identical to an uninterrupted one.
+ * stopped. Each entry is one line `{"userId":…,"ok":true,"record":…}` (or `"ok":false` with a
+ * reason), written in one call and fsynced in small batches; a line without its newline is a
+ * torn write from a crash and is cut off on load. Loading keeps only byte offsets, and the
+ * final output is copied out of the journal record by record, so memory stays flat however
+ * large the records are.
  */
 export class StageJournal {
   private handle: Awaited<ReturnType<typeof open>> | null = null;
@@ -19,46 +26,94 @@ export class StageJournal {
 
   constructor(readonly path: string) {}
 
-  /** Reads every complete entry; truncates a torn tail so appends start on a clean line. */
-  async load(): Promise<Map<string, string>> {
-    const entries = new Map<string, string>();
-    let text: string;
+  /** Indexes every complete entry by user id; truncates a torn tail so appends start clean. */
+  async load(): Promise<Map<string, JournalLocation>> {
+    const entries = new Map<string, JournalLocation>();
+    let chunkStart = 0;
+    let lineStart = 0;
+    let head: Buffer[] = [];
+    let headLength = 0;
     try {
-      text = await readFile(this.path, 'utf8');
+      for await (const chunk of createReadStream(this.path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+        let position = 0;
+        while (position < chunk.length) {
+          const newline = chunk.indexOf(10, position);
+          const end = newline === -1 ? chunk.length : newline;
+          if (headLength < 256) {
+            const piece = Buffer.from(chunk.subarray(position, Math.min(end, position + 256 - headLength)));
+            head.push(piece);
+            headLength += piece.length;
+          }
+          if (newline === -1) break;
+          const lineEnd = chunkStart + newline;
+          const match = HEAD.exec(Buffer.concat(head).toString('utf8'));
+          if (match === null) break;
+          entries.set(JSON.parse(match[1] as string) as string, {
+            offset: lineStart,
+            length: lineEnd - lineStart,
+            ok: match[2] === 'true',
+          });
+          lineStart = lineEnd + 1;
+          head = [];
+          headLength = 0;
+          position = newline + 1;
+        }
+        chunkStart += chunk.length;
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return entries;
       throw error;
     }
-    let goodBytes = 0;
-    let offset = 0;
-    while (offset < text.length) {
-      const end = text.indexOf('\n', offset);
-      if (end === -1) break;
-      const line = text.slice(offset, end);
-      try {
-        const entry = JSON.parse(line) as JournalEntry;
-        entries.set(entry.userId, line);
-        goodBytes += Buffer.byteLength(line, 'utf8') + 1;
-      } catch {
-        break;
-      }
-      offset = end + 1;
-    }
-    if (goodBytes < Buffer.byteLength(text, 'utf8')) await truncate(this.path, goodBytes);
+    if (lineStart < chunkStart) await truncate(this.path, lineStart);
     return entries;
   }
 
-  async append(entry: JournalEntry): Promise<string> {
+  async appendRecord(userId: string, record: unknown): Promise<void> {
+    await this.write(`{"userId":${JSON.stringify(userId)},"ok":true,"record":${JSON.stringify(record)}}`);
+  }
+
+  async appendFailure(userId: string, reason: string, code: string): Promise<void> {
+    await this.write(JSON.stringify({ userId, ok: false, reason, code }));
+  }
+
+  /**
+   * Reads entries back in the given order: the record's own JSON text for successes (bytes as
+   * written, so output is byte-identical however the stage was interrupted), the parsed entry
+   * for failures.
+   */
+  async *readBack(
+    order: string[],
+    entries: Map<string, JournalLocation>,
+  ): AsyncGenerator<{ userId: string; ok: true; json: string } | { userId: string; ok: false; reason: string; code: string }> {
+    const file = await open(this.path, 'r');
+    try {
+      for (const userId of order) {
+        const location = entries.get(userId);
+        if (location === undefined) continue;
+        const buffer = Buffer.alloc(location.length);
+        await file.read(buffer, 0, location.length, location.offset);
+        if (location.ok) {
+          const headBytes = Buffer.byteLength(`{"userId":${JSON.stringify(userId)},"ok":true,"record":`);
+          yield { userId, ok: true, json: buffer.toString('utf8', headBytes, buffer.length - 1) };
+        } else {
+          const entry = JSON.parse(buffer.toString('utf8')) as { reason?: string; code?: string };
+          yield { userId, ok: false, reason: entry.reason ?? 'unknown', code: entry.code ?? 'ERROR' };
+        }
+      }
+    } finally {
+      await file.close();
+    }
+  }
+
+  private async write(line: string): Promise<void> {
     if (this.handle === null) {
       // Concurrent first appends share one open() so no handle is orphaned.
       this.opening ??= mkdir(dirname(this.path), { recursive: true }).then(() => open(this.path, 'a'));
       this.handle = await this.opening;
     }
-    const line = JSON.stringify(entry);
     await this.handle.write(`${line}\n`);
     this.pending++;
     if (this.pending >= 16) await this.flush();
-    return line;
   }
 
   async flush(): Promise<void> {

@@ -118,10 +118,10 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
           .slice(0, 3)
           .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
           .join('; ')}`;
-        await journal.append({ userId: item.userId, ok: false, reason, code: 'SCHEMA' });
+        await journal.appendFailure(item.userId, reason, 'SCHEMA');
         meter.failures++;
       } else {
-        await journal.append({ userId: item.userId, ok: true, record: parsed.data });
+        await journal.appendRecord(item.userId, parsed.data);
       }
     } catch (error) {
       if (error instanceof BudgetExceededError || ctx.signal.aborted) {
@@ -130,7 +130,7 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
       }
       const reason = error instanceof Error ? error.message : String(error);
       const code = error instanceof PersonaForgeError ? error.code : 'ERROR';
-      await journal.append({ userId: item.userId, ok: false, reason, code });
+      await journal.appendFailure(item.userId, reason, code);
       meter.failures++;
     }
     meter.done++;
@@ -153,22 +153,21 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
     throw new StageError(stage.name, 'interrupted; run the same command again to resume');
 
   const entries = await journal.load();
-  const outLines: string[] = [];
   const quarantined: QuarantineRecord[] = [];
-  for (const userId of order) {
-    const line = entries.get(userId);
-    if (line === undefined) continue;
-    const entry = JSON.parse(line) as { ok: boolean; record?: unknown; reason?: string; code?: string };
-    if (entry.ok) outLines.push(JSON.stringify(entry.record));
-    else
-      quarantined.push({
-        stage: stage.name,
-        inputId: userId,
-        reason: entry.reason ?? 'unknown',
-        ...(entry.code === undefined ? {} : { code: entry.code }),
-      });
-  }
-  await writeLinesAtomic(join(ctx.runDir, stage.output), outLines);
+  let out = 0;
+  await writeLinesAtomic(
+    join(ctx.runDir, stage.output),
+    (async function* () {
+      for await (const entry of journal.readBack(order, entries)) {
+        if (entry.ok) {
+          out++;
+          yield entry.json;
+        } else {
+          quarantined.push({ stage: stage.name, inputId: entry.userId, reason: entry.reason, code: entry.code });
+        }
+      }
+    })(),
+  );
   await journal.remove();
-  return { in: order.length, out: outLines.length, quarantined };
+  return { in: order.length, out, quarantined };
 }

@@ -38,14 +38,14 @@ export async function clearMarker(runDir: string, stage: string): Promise<void> 
  * Writes lines to `path` atomically without building one giant string: a temp file in the same
  * folder is streamed, fsynced and renamed over the target.
  */
-export async function writeLinesAtomic(path: string, lines: Iterable<string>): Promise<void> {
+export async function writeLinesAtomic(path: string, lines: Iterable<string> | AsyncIterable<string>): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(tmp, 'w');
   try {
     let buffer: string[] = [];
     let size = 0;
-    for (const line of lines) {
+    for await (const line of lines) {
       buffer.push(line, '\n');
       size += line.length + 1;
       if (size > 1 << 20) {

@@ -6,6 +6,10 @@ export interface Series {
   name: string;
   points: Array<{ x: number; y: number }>;
   dashed?: boolean;
+  /** Palette index (defaults to the series position); series sharing one are drawn alike. */
+  colorIndex?: number;
+  /** Leave out of the legend (e.g. the dashed twin of a solid series). */
+  hideInLegend?: boolean;
 }
 
 const PALETTE = [
@@ -101,7 +105,9 @@ export function lineChart(
   const plotH = height - 70;
   const sx = (x: number) => 50 + ((x - xMin) / (xMax - xMin || 1)) * plotW;
   const sy = (y: number) => 30 + plotH - ((y - yMin) / (yMax - yMin || 1)) * plotH;
+  const legendRow = 0;
   const lines = series.map((s, i) => {
+    const c = color(s.colorIndex ?? i);
     const d = s.points
       .map((p, j) => `${j === 0 ? 'M' : 'L'}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`)
       .join(' ');
@@ -112,7 +118,7 @@ export function lineChart(
         : '';
     return `<path class="mark" d="${d}" fill="none" stroke="${color(i)}" stroke-width="2"${dash}><title>${escapeXml(s.name)}</title></path>${single}<text x="${width - 120}" y="${36 + i * 16}" fill="${color(i)}">${escapeXml(s.name)}</text>`;
   });
-  const axis = `<line x1="50" y1="${30 + plotH}" x2="${50 + plotW}" y2="${30 + plotH}" stroke="#888"/><line x1="50" y1="30" x2="50" y2="${30 + plotH}" stroke="#888"/><text x="44" y="36" text-anchor="end">${fmt(yMax)}</text><text x="44" y="${30 + plotH}" text-anchor="end">${fmt(yMin)}</text><text x="${50 + plotW / 2}" y="${height - 6}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`;
+  const axis = `<line x1="50" y1="${30 + plotH}" x2="${50 + plotW}" y2="${30 + plotH}" stroke="#888"/><line x1="50" y1="30" x2="50" y2="${30 + plotH}" stroke="#888"/><text x="44" y="36" text-anchor="end">${fmt(yMax)}</text><text x="44" y="${30 + plotH}" text-anchor="end">${fmt(yMin)}</text><text x="${50 + plotW / 2}" y="${height - 6}" text-anchor="middle">${escapeXml(options.xLabel)}</text><text x="50" y="${height - 22}">${fmt(xMin)}</text><text x="${50 + plotW}" y="${height - 22}" text-anchor="end">${fmt(xMax)}</text>`;
   return svg(width, height, options.title, axis + lines.join(''));
 }
 

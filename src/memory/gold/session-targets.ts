@@ -1,0 +1,191 @@
+import { BIG_FIVE_TRAITS, type BigFive } from '../../schemas/common.js';
+import type { DialogueSession, Turn } from '../../schemas/dialogue.js';
+import type { EpisodicEntry, ProceduralEntry } from '../../schemas/memory.js';
+import type { CoreMemory } from '../../schemas/persona.js';
+import type { EvidenceSlot, Preference } from '../../schemas/plan.js';
+import { tokenize } from '../retrieval/tokenize.js';
+import { type PlanIndex, preferenceClause } from './plan-index.js';
+import type { SemanticDecision } from './targets.js';
+
+const REASONS: Record<string, string> = {
+  preference: 'The user states a preference that should shape future recommendations.',
+  drift: 'The user reports a change in a preference; the new state must be remembered.',
+  habit: 'The user describes a recurring habit.',
+  relationship: 'The user mentions a person in their life and how they relate.',
+  goal: 'The user talks about a personal goal and its progress.',
+  image: 'The user shares an image of something personal worth recognising later.',
+  fact: 'The user reveals a lasting fact about themselves.',
+  personality: 'The user reveals how they have been feeling or changing as a person.',
+};
+const NOISE_REASONS: Record<string, string> = {
+  irrelevant: 'The turn is small talk with no lasting personal information.',
+  exploratory: 'The user is only exploring options; nothing is settled about their preferences.',
+  on_behalf: 'The request is on behalf of someone else, so it says nothing about the user.',
+  impulse: 'This is a one-off impulse, not a lasting preference.',
+  correction: 'The turn corrects or cancels a request; no new lasting information.',
+};
+
+/**
+ * Gold semantic write decision for one user turn (PersonaVLM semantic memory): positive when
+ * the turn expresses at least one planned slot; content = the slots' statements (images as
+ * `description (Image Object: class)`), keywords = their keywords.
+ *
+ * @example
+ * const { value, slots } = goldSemanticDecision(indexPlan(plan), userTurn);
+ */
+export function goldSemanticDecision(
+  index: PlanIndex,
+  turn: Turn,
+): { value: SemanticDecision; slots: EvidenceSlot[] } {
+  const slots = turn.slots.flatMap((id) => index.slot(id) ?? []).filter((slot) => slot.kind !== 'noise');
+  if (slots.length === 0) {
+    const reason = NOISE_REASONS[turn.noise ?? ''] ?? 'The turn carries no lasting personal information.';
+    return { value: { reason, decision: false, content: null, keywords: [] }, slots };
+  }
+  const content = slots
+    .map((slot) => {
+      if (slot.kind !== 'image') return slot.statement;
+      const concept = index.plan.concepts.find((candidate) => candidate.id === slot.refId);
+      return concept === undefined
+        ? slot.statement
+        : `${slot.statement} (Image Object: ${concept.objectClass})`;
+    })
+    .join(' ');
+  const keywords = [...new Set(slots.flatMap((slot) => slot.keywords))];
+  const reason = REASONS[(slots[0] as EvidenceSlot).kind] ?? 'The user reveals lasting personal information.';
+  return { value: { reason, decision: true, content, keywords }, slots };
+}
+
+/**
+ * Gold per-turn personality scores: the plan's trajectory at the turn, rounded — except for
+ * turns that express no planned slot (small talk, noise), whose neutral all-3 answer makes PEM
+ * skip the update (PersonaVLM §3.2).
+ *
+ * @example
+ * memory.inferPersonality(goldPersonalityScores(indexPlan(plan), userTurn));
+ */
+export function goldPersonalityScores(index: PlanIndex, turn: Turn): BigFive {
+  const expresses = turn.slots.some((id) => index.slot(id)?.kind !== 'noise');
+  const p = index.personalityAt(turn.time);
+  const out = { ...p };
+  for (const trait of BIG_FIVE_TRAITS)
+    out[trait] = expresses ? Math.min(5, Math.max(1, Math.round(p[trait]))) : 3;
+  return out;
+}
+
+/** The preference and people state the dialogue has revealed so far (what core memory may hold). */
+export interface KnownState {
+  /** Conflict slot → preference currently known to be held. */
+  preferences: Map<string, Preference>;
+  facts: Map<string, string>;
+}
+
+/**
+ * @example
+ * observeSlots(index, known, goldSemanticDecision(index, turn).slots);
+ */
+export function observeSlots(index: PlanIndex, known: KnownState, slots: readonly EvidenceSlot[]): void {
+  for (const slot of slots) {
+    if (slot.kind === 'preference') {
+      const preference = index.preference(slot.refId);
+      if (preference !== undefined) known.preferences.set(preference.slot, preference);
+    } else if (slot.kind === 'drift') {
+      const event = index.drift(slot.refId);
+      const previous =
+        event?.previousPreferenceId == null ? undefined : index.preference(event.previousPreferenceId);
+      const next = event?.preferenceId == null ? undefined : index.preference(event.preferenceId);
+      if (previous !== undefined) known.preferences.delete(previous.slot);
+      if (next !== undefined) known.preferences.set(next.slot, next);
+    } else if (slot.kind === 'fact') {
+      known.facts.set(slot.refId.replace(/^fact\./, ''), slot.statement);
+    }
+  }
+}
+
+/**
+ * Gold core memory at a session end: the persona's initial core plus what the dialogue revealed.
+ *
+ * @example
+ * memory.setCore(goldCore(index, known));
+ */
+export function goldCore(index: PlanIndex, known: KnownState): CoreMemory {
+  const base = structuredClone(index.plan.enriched.coreMemory);
+  const preferences = [...known.preferences.values()]
+    .sort((a, b) => (a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : 0))
+    .map(preferenceClause);
+  if (preferences.length > 0) base.human.preferences = preferences.join('; ');
+  for (const [key, statement] of [...known.facts.entries()].sort()) base.human[key] = statement;
+  return base;
+}
+
+/**
+ * Gold episodes of one session: its rounds split into as many contiguous segments as it has
+ * topics (one per topic, in order); each episode covers all turns of its rounds, so the
+ * episodes cover the session exactly.
+ *
+ * @example
+ * memory.addEpisodes(goldEpisodes(index, session, plan.userId));
+ */
+export function goldEpisodes(index: PlanIndex, session: DialogueSession, userId: string): EpisodicEntry[] {
+  const rounds = [...new Set(session.turns.map((turn) => turn.round))].sort((a, b) => a - b);
+  const topics = session.topics.length > 0 ? session.topics : ['conversation'];
+  const parts = Math.max(1, Math.min(topics.length, rounds.length));
+  const episodes: EpisodicEntry[] = [];
+  for (let part = 0; part < parts; part++) {
+    const from = Math.floor((part * rounds.length) / parts);
+    const to = Math.floor(((part + 1) * rounds.length) / parts);
+    const own = new Set(rounds.slice(from, to));
+    const turns = session.turns.filter((turn) => own.has(turn.round));
+    const slots = turns
+      .flatMap((turn) => turn.slots.flatMap((id) => index.slot(id) ?? []))
+      .filter((slot) => slot.kind !== 'noise');
+    const topic = topics[part] as string;
+    const summary =
+      slots.length > 0
+        ? `Talked about ${topic}. ${slots.map((slot) => slot.statement).join('. ')}.`
+        : `Talked about ${topic}; small talk with no new personal facts.`;
+    const keywords = [...new Set([...tokenize(topic), ...slots.flatMap((slot) => slot.keywords)])].slice(
+      0,
+      12,
+    );
+    episodes.push({
+      id: `${userId}:E${session.index}.${part}`,
+      sessionIndex: session.index,
+      summary,
+      keywords,
+      turnIndices: turns.map((turn) => turn.index),
+      start: (turns[0] as Turn).time,
+      end: (turns[turns.length - 1] as Turn).time,
+      slotIds: slots.map((slot) => slot.id),
+    });
+  }
+  return episodes;
+}
+
+/**
+ * Gold procedural updates of one session: one entry per goal/habit mentioned, keyed by kind and first keyword.
+ *
+ * @example
+ * memory.setProcedural(goldProceduralUpdates(index, session, plan.userId));
+ */
+export function goldProceduralUpdates(
+  index: PlanIndex,
+  session: DialogueSession,
+  userId: string,
+): ProceduralEntry[] {
+  const byKey = new Map<string, ProceduralEntry>();
+  for (const turn of session.turns) {
+    for (const slot of turn.slots.flatMap((id) => index.slot(id) ?? [])) {
+      if (slot.kind !== 'goal' && slot.kind !== 'habit') continue;
+      const key = `${slot.kind} ${slot.keywords[0] ?? slot.refId}`;
+      byKey.set(key, {
+        id: `${userId}:P:${slot.refId}`,
+        key,
+        sentence: slot.statement,
+        updatedAt: slot.time,
+        slotIds: [slot.id],
+      });
+    }
+  }
+  return [...byKey.values()];
+}

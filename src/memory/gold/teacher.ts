@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { LlmClient } from '../../llm/types.js';
+import { BIG_FIVE_TRAITS, type BigFive } from '../../schemas/common.js';
+import type { MemoryTaskName, TeacherTarget } from '../../schemas/memory.js';
+import { parseTreeOps } from '../tree/parse-ops.js';
+import { scoreTreeOps } from '../tree/score-ops.js';
+import { formatPersonalityScores, formatSemanticDecision, type SemanticDecision } from './targets.js';
+import { askSessionTeacher } from './teacher-session.js';
+
+// Model output schemas are lenient (STYLE.md): only the fields we read, nullish where optional.
+const SemanticAnswer = z.object({
+  reason: z.string().nullish(),
+  decision: z.boolean(),
+  content: z.string().nullish(),
+  keywords: z.array(z.string()).nullish(),
+});
+const score = z.number().int().min(1).max(5);
+const PersonalityAnswer = z.object({
+  openness: score,
+  conscientiousness: score,
+  extraversion: score,
+  agreeableness: score,
+  neuroticism: score,
+});
+const TreeAnswer = z.object({ ops: z.string() });
+const INSTRUCTIONS: Record<MemoryTaskName, string> = {
+  core_update:
+    "At the end of a session, update the user's core memory: the human block (name, age, gender, preferences as '; '-separated clauses like 'likes jasmine tea', interests, lasting facts) and the persona block (identity, roles, interaction style). Keep what still holds, replace what changed.",
+  episodic_summary:
+    'Segment the session into topic episodes. For each give topic_summary, keywords and source_dialog_indices (the turn indices it covers); together the episodes must cover every turn exactly once.',
+  procedural_update:
+    "Update the user's procedural memory: at most 5 entries of goals and habits, each a unique key and one sentence, keeping only the latest state.",
+  semantic_write:
+    'You maintain the semantic memory of a personal assistant. Given the latest dialogue turn and its context, decide whether it states lasting personal information about the user (preferences, habits, facts, relationships, goals, named objects in images). Answer with reason, decision (true/false), content (one sentence, or null) and keywords.',
+  personality_inference:
+    "Infer the user's Big Five personality scores (integers 1-5; 3 = no evidence) from the latest user message in context.",
+  tree_ops:
+    'You maintain a PersonaTree of the user. Given the current filled leaves (dotted path -> value) and the latest dialogue chunk, output the operations, one per line, nothing else: ADD(path, "value"), UPDATE(path, "value") (merge still-valid old content with the new), DELETE(path, None), or NO_OP() when nothing changes. Return them in the field ops.',
+};
+
+export interface TeacherContext {
+  llm: LlmClient;
+  role: string;
+  stage: string;
+  treeAgreement: number;
+}
+
+/**
+ * Asks the teacher role for one memory-task target and compares it with the gold target:
+ * semantic writes agree on the decision, personality scores when no trait differs by more than
+ * 1, tree ops when `scoreTreeOps` reaches `treeAgreement`, core memory on the name and the set of
+ * preference clauses, episodes when they cover the same turns (±1 segment), procedural entries
+ * when every sentence on each side has a token-F1 ≥ 0.5 match. Returns null when the call fails
+ * (counted by the llm layer).
+ *
+ * @example
+ * const teacher = await askTeacher(context, 'semantic_write', trace.input, gold);
+ */
+export async function askTeacher(
+  context: TeacherContext,
+  task: MemoryTaskName,
+  input: Record<string, unknown>,
+  gold: unknown,
+): Promise<TeacherTarget | null> {
+  const messages = [
+    { role: 'system' as const, content: INSTRUCTIONS[task] },
+    { role: 'user' as const, content: JSON.stringify(input) },
+  ];
+  const model = context.llm.modelFor(context.role);
+  const base = { messages, stage: context.stage, temperature: 0 };
+  if (task === 'semantic_write') {
+    const result = await context.llm.safeStructured(context.role, {
+      ...base,
+      schema: SemanticAnswer,
+      schemaName: 'semantic_write',
+    });
+    if (!result.ok) return null;
+    const value: SemanticDecision = {
+      reason: result.value.reason ?? '',
+      decision: result.value.decision,
+      content: result.value.content ?? null,
+      keywords: result.value.keywords ?? [],
+    };
+    return {
+      model,
+      text: formatSemanticDecision(value),
+      value,
+      agrees: value.decision === (gold as SemanticDecision).decision,
+    };
+  }
+  if (task === 'personality_inference') {
+    const result = await context.llm.safeStructured(context.role, {
+      ...base,
+      schema: PersonalityAnswer,
+      schemaName: 'personality_inference',
+    });
+    if (!result.ok) return null;
+    const value = result.value as BigFive;
+    const agrees = BIG_FIVE_TRAITS.every((trait) => Math.abs(value[trait] - (gold as BigFive)[trait]) <= 1);
+    return { model, text: formatPersonalityScores(value), value, agrees };
+  }
+  if (task === 'core_update' || task === 'episodic_summary' || task === 'procedural_update') {
+    return askSessionTeacher(context, task, base, model, gold);
+  }
+  const result = await context.llm.safeStructured(context.role, {
+    ...base,
+    schema: TreeAnswer,
+    schemaName: 'tree_ops',
+  });
+  if (!result.ok) return null;
+  const parsed = parseTreeOps(result.value.ops);
+  const agreement = scoreTreeOps(result.value.ops, gold as string).score;
+  return {
+    model,
+    text: result.value.ops.trim(),
+    value: parsed.ops,
+    agrees: agreement >= context.treeAgreement,
+  };
+}

@@ -1,0 +1,206 @@
+import type { BigFiveTrait } from '../../schemas/common.js';
+import { BIG_FIVE_TRAITS } from '../../schemas/common.js';
+import type { Turn } from '../../schemas/dialogue.js';
+import type { TreeOp } from '../../schemas/memory.js';
+import type { EvidenceSlot, PreferenceCategory } from '../../schemas/plan.js';
+import { type PlanIndex, preferenceClause } from './plan-index.js';
+
+const CATEGORY_BRANCH: Record<PreferenceCategory, string> = {
+  food: 'Food',
+  shopping: 'Shopping',
+  travel: 'Travel',
+  entertainment: 'Entertainment',
+  lifestyle: 'Lifestyle',
+  longtail: 'Longtail',
+};
+const TRAIT_LEAF: Record<BigFiveTrait, string> = {
+  openness: 'Openness',
+  conscientiousness: 'Conscientiousness',
+  extraversion: 'Extraversion',
+  agreeableness: 'Agreeableness',
+  neuroticism: 'Neuroticism',
+};
+const FACT_LEAF: Record<string, string> = {
+  'fact.occupation': '3_Social_Characteristics.Identity.Occupation',
+  'fact.location': '3_Social_Characteristics.Identity.Residence',
+  'fact.family': '3_Social_Characteristics.Family.Family_Structure',
+};
+
+/**
+ * A plan key as one path segment ([A-Za-z0-9_]).
+ *
+ * @example
+ * pathSegment('coffee@time'); // 'coffee_at_time'
+ */
+export function pathSegment(key: string): string {
+  const segment = key
+    .replace(/@/g, '_at_')
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return segment === '' ? 'item' : segment;
+}
+
+/**
+ * The leaf that holds a preference's conflict slot (one leaf per slot; drift moves its value).
+ *
+ * @example
+ * preferencePath('food', 'coffee'); // '4_Lifestyle_Characteristics.Preferences.Food.coffee'
+ */
+export function preferencePath(category: PreferenceCategory, slot: string): string {
+  return `4_Lifestyle_Characteristics.Preferences.${CATEGORY_BRANCH[category]}.${pathSegment(slot)}`;
+}
+
+/**
+ * The initial tree T_0 from the plan's enriched persona (core facts known before any dialogue).
+ *
+ * @example
+ * const tree = createPersonaTree({ initial: initialTreeValues(indexPlan(plan)) });
+ */
+export function initialTreeValues(index: PlanIndex): Record<string, string> {
+  const { persona, bigFive } = index.plan.enriched;
+  const values: Record<string, string> = {
+    '3_Social_Characteristics.Identity.Name': persona.name,
+    '1_Biological_Characteristics.Demographics.Chronological_Age': String(persona.age),
+    '1_Biological_Characteristics.Demographics.Gender': persona.gender,
+  };
+  if (persona.lifeStage !== '')
+    values['1_Biological_Characteristics.Demographics.Life_Stage'] = persona.lifeStage;
+  for (const trait of BIG_FIVE_TRAITS) {
+    values[`2_Psychological_Characteristics.Big_Five.${TRAIT_LEAF[trait]}`] = `${bigFive[trait]}/5`;
+  }
+  return values;
+}
+
+/**
+ * Applies what one evidence slot tells the tree to a working copy of the leaf values
+ * (Inside Out §3: an UPDATE merges the still-valid old content with the new).
+ */
+function applySlot(index: PlanIndex, slot: EvidenceSlot, values: Map<string, string>): void {
+  const day = slot.time.slice(0, 10);
+  switch (slot.kind) {
+    case 'preference': {
+      const preference = index.preference(slot.refId);
+      if (preference === undefined) return;
+      const path = preferencePath(preference.category, preference.slot);
+      const current = values.get(path);
+      const clause = preferenceClause(preference);
+      // Restating a known preference changes nothing; the leaf keeps its history.
+      if (current === undefined || current.split('; ')[0] !== clause) values.set(path, clause);
+      return;
+    }
+    case 'drift': {
+      const event = index.drift(slot.refId);
+      if (event === undefined) return;
+      const previous =
+        event.previousPreferenceId === null ? undefined : index.preference(event.previousPreferenceId);
+      const next = event.preferenceId === null ? undefined : index.preference(event.preferenceId);
+      const anchor = next ?? previous;
+      if (anchor === undefined) return;
+      const path = preferencePath(anchor.category, anchor.slot);
+      if (next === undefined) {
+        values.delete(path);
+        return;
+      }
+      const current = values.get(path);
+      const history =
+        previous === undefined
+          ? ''
+          : `; previously ${preferenceClause(previous)} until ${day} (${event.cause})`;
+      values.set(
+        path,
+        current === undefined && previous === undefined
+          ? preferenceClause(next)
+          : `${preferenceClause(next)}${history}`,
+      );
+      return;
+    }
+    case 'habit':
+      values.set(`4_Lifestyle_Characteristics.Habits.${pathSegment(slot.refId)}`, slot.statement);
+      return;
+    case 'goal':
+      values.set(
+        `2_Psychological_Characteristics.Goals.${pathSegment(slot.refId)}`,
+        `${slot.statement} (as of ${day})`,
+      );
+      return;
+    case 'relationship': {
+      const person = index.plan.people.find((candidate) => candidate.id === slot.refId);
+      const key = pathSegment(person?.name ?? slot.refId);
+      const path = `3_Social_Characteristics.Relationships.${key}`;
+      const current = values.get(path);
+      values.set(
+        path,
+        current === undefined
+          ? slot.statement
+          : `${slot.statement}; earlier: ${current.split('; earlier: ')[0]}`,
+      );
+      return;
+    }
+    case 'personality': {
+      const now = index.personalityAt(slot.time);
+      const before = index.personalityAt(new Date(Date.parse(slot.time) - 1).toISOString());
+      for (const trait of BIG_FIVE_TRAITS) {
+        if (now[trait] !== before[trait]) {
+          values.set(
+            `2_Psychological_Characteristics.Big_Five.${TRAIT_LEAF[trait]}`,
+            `${now[trait]}/5 (${day}: ${slot.statement})`,
+          );
+        }
+      }
+      return;
+    }
+    case 'fact': {
+      const path = FACT_LEAF[slot.refId];
+      if (path !== undefined) values.set(path, slot.statement);
+      return;
+    }
+    case 'image': {
+      const concept = index.plan.concepts.find((candidate) => candidate.id === slot.refId);
+      if (concept !== undefined) {
+        values.set(
+          `4_Lifestyle_Characteristics.Possessions_and_Pets.${pathSegment(concept.name)}`,
+          `${concept.description} (Image Object: ${concept.objectClass})`,
+        );
+      }
+      return;
+    }
+    case 'noise':
+      return;
+  }
+}
+
+/**
+ * Gold ops for one chunk of turns: simulate the chunk's slots on the leaf values, then emit one
+ * op per changed leaf (ADD for a new value, UPDATE for a changed one, DELETE for a removed one)
+ * in path order, or `NO_OP()` when nothing changed. Returns the values after the chunk.
+ *
+ * @example
+ * const { ops, after } = goldTreeOps(index, chunkTurns, tree.values);
+ */
+export function goldTreeOps(
+  index: PlanIndex,
+  turns: readonly Turn[],
+  before: Readonly<Record<string, string>>,
+): { ops: TreeOp[]; after: Record<string, string> } {
+  const values = new Map(Object.entries(before));
+  for (const turn of turns) {
+    for (const slotId of turn.slots) {
+      const slot = index.slot(slotId);
+      if (slot !== undefined) applySlot(index, slot, values);
+    }
+  }
+  const paths = [...new Set([...Object.keys(before), ...values.keys()])].sort();
+  const ops: TreeOp[] = [];
+  for (const path of paths) {
+    const old = before[path];
+    const next = values.get(path);
+    if (old === next) continue;
+    if (old === undefined) ops.push({ op: 'ADD', path, value: next as string });
+    else if (next === undefined) ops.push({ op: 'DELETE', path, value: null });
+    else ops.push({ op: 'UPDATE', path, value: next });
+  }
+  return {
+    ops: ops.length > 0 ? ops : [{ op: 'NO_OP', path: null, value: null }],
+    after: Object.fromEntries(values),
+  };
+}

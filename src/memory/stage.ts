@@ -1,0 +1,36 @@
+import type { MapStage } from '../pipeline/types.js';
+import { UserDialogue } from '../schemas/dialogue.js';
+import { UserMemory } from '../schemas/memory.js';
+import { UserPlan } from '../schemas/plan.js';
+import { replayMemory } from './replay.js';
+import { embedderFromLlm } from './retrieval/retrieve.js';
+import { MEMORY_OUTPUT } from './snapshot.js';
+
+/**
+ * The `memory` pipeline stage: replays each user's realized dialogue (`synth`) against the plan
+ * and writes `memory/memory.jsonl` — session-end snapshots, per-step memory traces (gold, plus
+ * teacher targets when the teacher role has an endpoint), PersonaTree versions and reasoning
+ * trajectories. Dense retrieval embeds through the `embedder` role (offline embedding when it
+ * has no endpoint).
+ *
+ * @example defaultStages.memory = { stage: memoryStage, roles: ['embedder', 'judge'] };
+ */
+export const memoryStage: MapStage<UserMemory> = {
+  kind: 'map',
+  name: 'memory',
+  inputs: ['plan', 'synth'],
+  output: MEMORY_OUTPUT,
+  schema: UserMemory,
+  async process(inputs, ctx) {
+    const plan = UserPlan.parse(inputs.plan);
+    const dialogue = UserDialogue.parse(inputs.synth);
+    const config = ctx.config.memory;
+    return replayMemory(plan, dialogue, {
+      config,
+      embedder: embedderFromLlm(ctx.llm, config.embedderRole, 'memory'),
+      llm: ctx.llm,
+      seed: ctx.seed,
+      stage: 'memory',
+    });
+  },
+};

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { TreeOp } from '../../schemas/memory.js';
+import { compressValue } from './compress.js';
+import { applyTreeOps, createPersonaTree, renderPersonaTree } from './persona-tree.js';
+import { loadTreeSchema, parseTreeSchema } from './schema.js';
+
+const NAME = '3_Social_Characteristics.Identity.Name';
+const FOOD = '4_Lifestyle_Characteristics.Preferences.Food';
+const op = (kind: TreeOp['op'], path: string | null, value: string | null = null): TreeOp => ({
+  op: kind,
+  path,
+  value,
+});
+
+describe('default schema', () => {
+  it('has the biopsychosocial roots and extensible preference branches', () => {
+    const schema = loadTreeSchema();
+    expect([...schema.branches].filter((b) => !b.includes('.'))).toEqual([
+      '1_Biological_Characteristics',
+      '2_Psychological_Characteristics',
+      '3_Social_Characteristics',
+      '4_Lifestyle_Characteristics',
+    ]);
+    expect(schema.leaves.has(NAME)).toBe(true);
+    expect(schema.extensible.has(FOOD)).toBe(true);
+  });
+
+  it('rejects an extensible path that is not a branch', () => {
+    expect(() => parseTreeSchema({ id: 'x', extensible: ['A.B'], tree: { A: { B: '' } } })).toThrow(
+      /not a branch/,
+    );
+  });
+});
+
+describe('applyTreeOps', () => {
+  const t0 = createPersonaTree();
+
+  it.each([
+    ['ADD on a schema leaf', [op('ADD', NAME, 'Ana')], 1, 0],
+    ['ADD of a new leaf under an extensible branch', [op('ADD', `${FOOD}.coffee`, 'likes lattes')], 1, 0],
+    ['ADD two levels below an extensible branch (depth 1 policy)', [op('ADD', `${FOOD}.a.b`, 'x')], 0, 1],
+    ['ADD outside the schema', [op('ADD', '3_Social_Characteristics.Identity.Shoe_Size', 'x')], 0, 1],
+    ['ADD to an unknown root', [op('ADD', 'Hacks.Root', 'x')], 0, 1],
+    ['ADD on a branch', [op('ADD', FOOD, 'x')], 0, 1],
+    ['UPDATE of an empty leaf', [op('UPDATE', NAME, 'Ana')], 0, 1],
+    ['DELETE of an empty leaf', [op('DELETE', NAME)], 0, 1],
+    ['DELETE with a value', [op('DELETE', NAME, 'x')], 0, 1],
+    ['two ops on one path', [op('ADD', NAME, 'Ana'), op('ADD', NAME, 'Bo')], 1, 1],
+    ['NO_OP', [op('NO_OP', null)], 1, 0],
+    ['ADD with an empty value', [op('ADD', NAME, '  ')], 0, 1],
+  ])('%s', (_title, ops, applied, rejected) => {
+    const { step } = applyTreeOps(t0, ops);
+    expect(step.applied).toHaveLength(applied);
+    expect(step.rejected).toHaveLength(rejected);
+    for (const rejection of step.rejected) expect(rejection.reason.length).toBeGreaterThan(0);
+  });
+
+  it('versions T_0…T_N with a diff per step and leaves earlier versions untouched', () => {
+    const t1 = applyTreeOps(t0, [op('ADD', NAME, 'Ana'), op('ADD', `${FOOD}.coffee`, 'likes lattes')]).tree;
+    const t2 = applyTreeOps(t1, [op('UPDATE', `${FOOD}.coffee`, 'likes americano (earlier: lattes)')]).tree;
+    const t3 = applyTreeOps(t2, [op('DELETE', `${FOOD}.coffee`)]).tree;
+    expect([t0.version, t1.version, t2.version, t3.version]).toEqual([0, 1, 2, 3]);
+    expect(t1.values[`${FOOD}.coffee`]).toBe('likes lattes');
+    expect(t3.values[`${FOOD}.coffee`]).toBeUndefined();
+    expect(t3.extendedLeaves.has(`${FOOD}.coffee`)).toBe(false);
+    expect(t3.history.map((s) => s.diff)).toEqual([
+      [
+        { path: NAME, before: null, after: 'Ana' },
+        { path: `${FOOD}.coffee`, before: null, after: 'likes lattes' },
+      ].sort((a, b) => (a.path < b.path ? -1 : 1)),
+      [{ path: `${FOOD}.coffee`, before: 'likes lattes', after: 'likes americano (earlier: lattes)' }],
+      [{ path: `${FOOD}.coffee`, before: 'likes americano (earlier: lattes)', after: null }],
+    ]);
+    expect(Object.keys(t0.values)).toEqual([]);
+  });
+
+  it('compresses overlong values to the leaf budget deterministically', () => {
+    const long = 'likes long walks by the river. '.repeat(30);
+    const { tree, step } = applyTreeOps(createPersonaTree({ policy: { leafMaxChars: 40 } }), [
+      op('ADD', NAME, long),
+    ]);
+    const value = tree.values[NAME] as string;
+    expect(value.length).toBeLessThanOrEqual(40);
+    expect(step.compressed).toEqual([{ path: NAME, length: long.trim().length }]);
+    expect(compressValue(long, 40)).toBe(value);
+  });
+
+  it('refuses extended ADD when the policy disables it', () => {
+    const { step } = applyTreeOps(t0, [op('ADD', `${FOOD}.tea`, 'x')], { allowExtendedAdd: false });
+    expect(step.rejected[0]?.reason).toMatch(/extended ADD is disabled/);
+  });
+
+  it('renders the filled tree as nested JSON', () => {
+    const t1 = applyTreeOps(t0, [op('ADD', `${FOOD}.tea`, 'likes jasmine tea')]).tree;
+    expect(renderPersonaTree(t1, { onlyFilled: true })).toEqual({
+      '4_Lifestyle_Characteristics': { Preferences: { Food: { tea: 'likes jasmine tea' } } },
+    });
+  });
+});
