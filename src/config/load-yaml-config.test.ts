@@ -55,6 +55,7 @@ describe('loadYamlConfig', () => {
     expect(error.file).toBe(file);
     expect(error.issues[0]).toMatchObject({ path: 'plan.sessions.turns.min', value: 0 });
     expect(error.issues[0]?.message).toContain('fix: use a value >= 1');
+    expect(error.issues[0]?.message).toContain('(line 4)');
     expect(error.message).toContain(file);
     expect(error.message).toContain('plan.sessions.turns.min');
   });
@@ -101,6 +102,18 @@ describe('loadYamlConfig', () => {
       tags: ['c'],
       plan: { sessions: { turns: { min: 1, max: 8 } } },
     });
+  });
+
+  it('says which file of an extends chain set a bad value', async () => {
+    const base = await put(
+      'base.yaml',
+      'name: base\nplan:\n  sessions:\n    turns:\n      min: -3\n      max: 4\n',
+    );
+    const file = await put('top.yaml', 'extends: base.yaml\ntags: [c]\n');
+    const error = await configError(loadYamlConfig(file, Schema));
+    expect(error.file).toBe(file);
+    expect(error.issues[0]?.path).toBe('plan.sessions.turns.min');
+    expect(error.issues[0]?.message).toContain(`set in ${base} line 5`);
   });
 
   it('rejects an extends cycle', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { type Document, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
 import { hashValue } from '../util/hash.js';
@@ -41,14 +41,47 @@ export async function loadYamlConfig<S extends z.ZodType>(
 ): Promise<LoadedConfig<z.output<S>>> {
   const file = resolve(path);
   const env = options.env ?? process.env;
-  let raw = await readWithExtends(file, env, []);
+  const sources: Source[] = [];
+  let raw = await readWithExtends(file, env, [], sources);
   if (options.overrides !== undefined) raw = deepMerge(raw, options.overrides);
   const result = schema.safeParse(raw);
-  if (!result.success) throw new ConfigError(file, toConfigIssues(result.error.issues, raw, schema));
+  if (!result.success) {
+    const issues = toConfigIssues(result.error.issues, raw, schema).map((issue) => {
+      const where = locate(sources, issue.path, file);
+      return where === undefined ? issue : { ...issue, message: `${issue.message} (${where})` };
+    });
+    throw new ConfigError(file, issues);
+  }
   return { config: result.data, file, resolvedHash: hashValue(result.data), raw };
 }
 
-async function readWithExtends(file: string, env: EnvRecord, chain: string[]): Promise<unknown> {
+/** One file of an extends chain, kept to say which file and line set a bad value. */
+interface Source {
+  file: string;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+/** "line N" in the loaded file, or "set in <base file> line N" when a base file set the value. */
+function locate(sources: readonly Source[], path: string, top: string): string | undefined {
+  const keys = path === '' ? [] : path.split('.');
+  for (const source of sources) {
+    if (keys.length === 0 || !source.doc.hasIn(keys)) continue;
+    const node = source.doc.getIn(keys, true) as { range?: [number, number, number] } | undefined;
+    const offset = node?.range?.[0];
+    const line = offset === undefined ? undefined : source.lineCounter.linePos(offset).line;
+    const at = line === undefined ? '' : `line ${line}`;
+    return source.file === top ? at || undefined : `set in ${source.file}${at ? ` ${at}` : ''}`;
+  }
+  return undefined;
+}
+
+async function readWithExtends(
+  file: string,
+  env: EnvRecord,
+  chain: string[],
+  sources: Source[],
+): Promise<unknown> {
   if (chain.includes(file)) {
     throw new ConfigError(chain[chain.length - 1] ?? file, [
       {
@@ -58,7 +91,7 @@ async function readWithExtends(file: string, env: EnvRecord, chain: string[]): P
       },
     ]);
   }
-  const parsed = await readOne(file, env, chain[chain.length - 1]);
+  const parsed = await readOne(file, env, chain[chain.length - 1], sources);
   if (!isPlainObject(parsed) || parsed.extends === undefined) return parsed;
   const { extends: base, ...rest } = parsed;
   if (typeof base !== 'string' || base === '') {
@@ -70,11 +103,16 @@ async function readWithExtends(file: string, env: EnvRecord, chain: string[]): P
       },
     ]);
   }
-  const merged = await readWithExtends(resolve(dirname(file), base), env, [...chain, file]);
+  const merged = await readWithExtends(resolve(dirname(file), base), env, [...chain, file], sources);
   return deepMerge(merged, rest);
 }
 
-async function readOne(file: string, env: EnvRecord, parent: string | undefined): Promise<unknown> {
+async function readOne(
+  file: string,
+  env: EnvRecord,
+  parent: string | undefined,
+  sources: Source[],
+): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -114,5 +152,7 @@ async function readOne(file: string, env: EnvRecord, parent: string | undefined)
       })),
     );
   }
+  // Most derived file first: the first source holding a path is the one whose value won.
+  sources.push({ file, doc, lineCounter });
   return doc.toJS() ?? {};
 }

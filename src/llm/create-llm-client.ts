@@ -2,34 +2,16 @@ import type OpenAI from 'openai';
 import { BudgetExceededError, LlmCallError, LlmSchemaError } from '../errors/index.js';
 import type { LlmConfig } from '../schemas/llm-config.js';
 import { hashValue } from '../util/hash.js';
+import { type Answer, createCompleter } from './chat-completion.js';
 import { type Clock, systemClock } from './clock.js';
 import { createDiskCache, type DiskCache } from './disk-cache.js';
 import { createEndpoint, type Endpoint } from './endpoint-pool.js';
 import { estimateCost } from './estimate-cost.js';
-import {
-  isMalformedResponse,
-  isUnsupportedFormat,
-  MalformedResponseError,
-  toLlmCallError,
-} from './map-sdk-error.js';
+import { isMalformedResponse, toLlmCallError } from './map-sdk-error.js';
 import { offlineChatText, offlineEmbedding } from './offline-backend.js';
-import {
-  describeIssues,
-  extractJson,
-  type SchemaInfo,
-  STRUCTURED_MODES,
-  schemaInfo,
-  schemaInstruction,
-} from './structured-output.js';
+import { describeIssues, extractJson, schemaInfo } from './structured-output.js';
 import { estimateMessagesTokens, estimateTokens } from './token-estimate.js';
-import type {
-  ChatMessage,
-  ChatRequest,
-  ChatResult,
-  LlmClient,
-  SafeResult,
-  StructuredRequest,
-} from './types.js';
+import type { ChatRequest, ChatResult, LlmClient, SafeResult, StructuredRequest } from './types.js';
 import { createUsageLedger } from './usage-ledger.js';
 
 export interface CreateLlmClientOptions {
@@ -59,13 +41,6 @@ export interface EndpointStats {
 export interface LlmClientHandle extends LlmClient {
   /** State of every endpoint used so far. */
   endpointStats(): Record<string, EndpointStats>;
-}
-
-interface Answer {
-  text: string;
-  promptTokens: number;
-  completionTokens: number;
-  cached: boolean;
 }
 
 const DEFAULT_STAGE = 'default';
@@ -110,116 +85,7 @@ export function createLlmClient(config: LlmConfig, options: CreateLlmClientOptio
     return endpoint;
   };
 
-  /** One chat completion (cache → budget → SDK), stepping the structured mode down on a 400. */
-  const complete = async (
-    endpoint: Endpoint,
-    stage: string,
-    messages: ChatMessage[],
-    request: ChatRequest,
-    structured?: { info: SchemaInfo; name: string },
-  ): Promise<Answer> => {
-    const maxTokens = request.maxTokens ?? endpoint.config.maxTokens;
-    const key =
-      cache === undefined
-        ? undefined
-        : hashValue({
-            model: endpoint.config.model,
-            messages,
-            temperature: request.temperature,
-            topP: request.topP,
-            maxTokens,
-            seed: request.seed,
-            schema: structured?.info.hash,
-          });
-    if (cache !== undefined && key !== undefined && request.noCache !== true) {
-      const entry = (await cache.get(key)) as Partial<Answer> | undefined;
-      if (typeof entry?.text === 'string') {
-        ledger.hit(stage, endpoint.name);
-        return {
-          text: entry.text,
-          promptTokens: entry.promptTokens ?? 0,
-          completionTokens: entry.completionTokens ?? 0,
-          cached: true,
-        };
-      }
-    }
-    const promptEstimate = estimateMessagesTokens(messages) + (structured?.info.tokens ?? 0);
-    const hold = ledger.reserve(
-      estimateCost({ promptTokens: promptEstimate, completionTokens: maxTokens }, endpoint.config),
-    );
-    for (;;) {
-      const mode = structured === undefined ? undefined : endpoint.mode;
-      const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
-        model: endpoint.config.model,
-        messages:
-          mode === undefined || mode === 'json_schema'
-            ? messages
-            : [schemaInstruction(structured!.info), ...messages],
-        max_tokens: maxTokens,
-      };
-      if (request.temperature !== undefined) body.temperature = request.temperature;
-      if (request.topP !== undefined) body.top_p = request.topP;
-      if (request.seed !== undefined) body.seed = request.seed;
-      if (mode === 'json_schema') {
-        body.response_format = {
-          type: 'json_schema',
-          json_schema: { name: structured!.name, schema: structured!.info.jsonSchema },
-        };
-      } else if (mode === 'json_object') {
-        body.response_format = { type: 'json_object' };
-      }
-      try {
-        const completion = await endpoint.run(promptEstimate, (client) =>
-          client.chat.completions.create(
-            body,
-            request.signal === undefined ? undefined : { signal: request.signal },
-          ),
-        );
-        // A non-JSON body comes back from the SDK as a string rather than a completion object.
-        const text =
-          typeof completion === 'object' && completion !== null
-            ? completion.choices?.[0]?.message?.content
-            : undefined;
-        if (typeof text !== 'string')
-          throw new MalformedResponseError('the response has no choices[0].message.content');
-        const answer: Answer = {
-          text,
-          promptTokens: completion.usage?.prompt_tokens ?? promptEstimate,
-          completionTokens: completion.usage?.completion_tokens ?? estimateTokens(text),
-          cached: false,
-        };
-        ledger.settle(hold, stage, endpoint.name, {
-          promptTokens: answer.promptTokens,
-          completionTokens: answer.completionTokens,
-          costUsd: estimateCost(answer, endpoint.config),
-        });
-        if (cache !== undefined && key !== undefined) {
-          await cache.set(key, {
-            model: endpoint.config.model,
-            text,
-            promptTokens: answer.promptTokens,
-            completionTokens: answer.completionTokens,
-          });
-        }
-        return answer;
-      } catch (error) {
-        if (
-          mode !== undefined &&
-          mode !== 'instructions' &&
-          endpoint.config.structuredOutput === 'auto' &&
-          isUnsupportedFormat(error)
-        ) {
-          // Sticky and monotone: concurrent calls that all saw the 400 step down at most once each.
-          const next = STRUCTURED_MODES[STRUCTURED_MODES.indexOf(mode) + 1];
-          if (next !== undefined && STRUCTURED_MODES.indexOf(endpoint.mode) < STRUCTURED_MODES.indexOf(next))
-            endpoint.mode = next;
-          continue;
-        }
-        ledger.release(hold);
-        throw error;
-      }
-    }
-  };
+  const complete = createCompleter({ cache, ledger });
 
   const withFailureCount = async <T>(stage: string, endpoint: string, run: () => Promise<T>): Promise<T> => {
     try {

@@ -9,6 +9,7 @@ export {
 } from './create-llm-client.js';
 export { createDiskCache, type DiskCache } from './disk-cache.js';
 export { estimateCost, type TokenCounts } from './estimate-cost.js';
+export { createNodeHttpFetch } from './node-http-fetch.js';
 export { offlineChatText, offlineEmbedding } from './offline-backend.js';
 export { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 export { extractJson, type StructuredMode, schemaInfo } from './structured-output.js';

@@ -104,13 +104,14 @@ export function createNodeHttpFetch(): typeof globalThis.fetch {
                 responseHeaders.append(key, list[index + 1] as string);
             }
             const nullBody = status === 204 || status === 304 || init.method === 'HEAD';
-            resolve(
-              new Response(nullBody ? null : data, {
-                status,
-                statusText: response.statusMessage ?? '',
-                headers: responseHeaders,
-              }),
+            const buffered = new BufferedResponse(
+              status,
+              response.statusMessage ?? '',
+              responseHeaders,
+              url.href,
+              nullBody ? undefined : data,
             );
+            resolve(buffered as unknown as Response);
           }, reject);
         });
       });
@@ -121,4 +122,50 @@ export function createNodeHttpFetch(): typeof globalThis.fetch {
 
 function abortError(): Error {
   return new DOMException('This operation was aborted', 'AbortError');
+}
+
+/**
+ * The part of `Response` the openai SDK reads (status, ok, headers, url, text/json, a null
+ * `body`), over an already-buffered answer. A real `Response` would wrap the bytes in a
+ * WHATWG stream only to read them back at once, which costs ~10% of a call's CPU.
+ */
+class BufferedResponse {
+  readonly ok: boolean;
+  readonly body = null;
+  readonly redirected = false;
+  readonly type = 'basic';
+  bodyUsed = false;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    readonly url: string,
+    private readonly data: Buffer | undefined,
+  ) {
+    this.ok = status >= 200 && status < 300;
+  }
+
+  async text(): Promise<string> {
+    this.bodyUsed = true;
+    return this.data === undefined ? '' : this.data.toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    this.bodyUsed = true;
+    const data = this.data ?? Buffer.alloc(0);
+    return data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([await this.arrayBuffer()], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  clone(): BufferedResponse {
+    return new BufferedResponse(this.status, this.statusText, this.headers, this.url, this.data);
+  }
 }

@@ -34,7 +34,9 @@ export class StageJournal {
     let head: Buffer[] = [];
     let headLength = 0;
     try {
-      for await (const chunk of createReadStream(this.path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      for await (const chunk of createReadStream(this.path, {
+        highWaterMark: 1 << 20,
+      }) as AsyncIterable<Buffer>) {
         let position = 0;
         while (position < chunk.length) {
           const newline = chunk.indexOf(10, position);
@@ -84,7 +86,9 @@ export class StageJournal {
   async *readBack(
     order: string[],
     entries: Map<string, JournalLocation>,
-  ): AsyncGenerator<{ userId: string; ok: true; json: string } | { userId: string; ok: false; reason: string; code: string }> {
+  ): AsyncGenerator<
+    { userId: string; ok: true; json: string } | { userId: string; ok: false; reason: string; code: string }
+  > {
     const file = await open(this.path, 'r');
     try {
       for (const userId of order) {

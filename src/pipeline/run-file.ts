@@ -22,6 +22,8 @@ export interface RunFileOptions {
   only?: string[];
   stages?: Record<string, StageEntry>;
   env?: Record<string, string | undefined>;
+  /** A partial pipeline deep-merged over the file (as if it were the last `extends:` layer). */
+  overrides?: unknown;
 }
 
 /**
@@ -31,7 +33,10 @@ export interface RunFileOptions {
  * await runPipelineFile('pipelines/quickstart.yaml', { outDir: 'out/quickstart' });
  */
 export async function runPipelineFile(file: string, options: RunFileOptions): Promise<RunSummary> {
-  const loaded = await loadPipeline(file, options.env === undefined ? {} : { env: options.env });
+  const loaded = await loadPipeline(file, {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.overrides === undefined ? {} : { overrides: options.overrides }),
+  });
   let config = loaded.config;
   if (options.seed !== undefined) config = { ...config, seed: options.seed };
   return runConfig(config, file, options);

@@ -163,7 +163,12 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
           out++;
           yield entry.json;
         } else {
-          quarantined.push({ stage: stage.name, inputId: entry.userId, reason: entry.reason, code: entry.code });
+          quarantined.push({
+            stage: stage.name,
+            inputId: entry.userId,
+            reason: entry.reason,
+            code: entry.code,
+          });
         }
       }
     })(),

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { BudgetExceededError, StageError } from '../errors/index.js';
@@ -71,6 +72,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
   const now = options.now ?? Date.now;
   const reporter = options.reporter ?? (() => {});
   const signal = options.signal ?? new AbortController().signal;
+  // Every in-flight model call listens on the run's signal; hundreds at once are expected.
+  setMaxListeners(0, signal);
   const shard = options.shard ?? null;
   const startedAt = new Date(now()).toISOString();
   const started = now();

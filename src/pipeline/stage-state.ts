@@ -38,7 +38,10 @@ export async function clearMarker(runDir: string, stage: string): Promise<void> 
  * Writes lines to `path` atomically without building one giant string: a temp file in the same
  * folder is streamed, fsynced and renamed over the target.
  */
-export async function writeLinesAtomic(path: string, lines: Iterable<string> | AsyncIterable<string>): Promise<void> {
+export async function writeLinesAtomic(
+  path: string,
+  lines: Iterable<string> | AsyncIterable<string>,
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(tmp, 'w');

@@ -4,8 +4,12 @@ import type { Goal, Habit, ImageRef, Person, VisualConcept } from '../schemas/pl
 import type { Rng } from '../util/rng.js';
 import {
   CONCEPT_NAMES,
+  FEMALE_NAMES,
+  FEMALE_RELATIONS,
   GOALS,
   HABITS,
+  MALE_NAMES,
+  MALE_RELATIONS,
   PERSON_NAMES,
   PERSONALITY_SHIFTS,
   RELATIONS,
@@ -15,24 +19,32 @@ import { iso, makeId } from './statements.js';
 
 /** People in the user's life with their starting closeness (1–5) and contacts per month. */
 export function drawPeople(rng: Rng, count: number, start: number, persona: EnrichedPersona): Person[] {
-  const names = rng.sample(
-    PERSON_NAMES.filter((name) => name !== persona.persona.name),
-    count,
-  );
   const relations = rng.sample(RELATIONS, count);
-  return names.map((name, index) => ({
-    id: makeId('person', index + 1),
-    name,
-    relation: relations[index] ?? 'friend',
-    timeline: [
-      {
-        time: iso(start),
-        closeness: rng.int(2, 4),
-        frequency: rng.int(1, 12),
-        note: 'known before the history starts',
-      },
-    ],
-  }));
+  const taken = new Set([persona.persona.name.split(' ')[0]]);
+  return relations.map((relation, index) => {
+    // Gendered relations get a matching name; names never repeat within a user.
+    const names = FEMALE_RELATIONS.has(relation)
+      ? FEMALE_NAMES
+      : MALE_RELATIONS.has(relation)
+        ? MALE_NAMES
+        : PERSON_NAMES;
+    const free = names.filter((name) => !taken.has(name));
+    const name = free.length > 0 ? rng.pick(free) : `${rng.pick(names)} ${index + 1}`;
+    taken.add(name);
+    return {
+      id: makeId('person', index + 1),
+      name,
+      relation,
+      timeline: [
+        {
+          time: iso(start),
+          closeness: rng.int(2, 4),
+          frequency: rng.int(1, 12),
+          note: 'known before the history starts',
+        },
+      ],
+    };
+  });
 }
 
 /**

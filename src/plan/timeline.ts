@@ -2,6 +2,7 @@ import { PlanError } from '../errors/index.js';
 import type { Split } from '../schemas/common.js';
 import type { PlanSettings } from '../schemas/plan-config.js';
 import type { Rng } from '../util/rng.js';
+import { iso } from './statements.js';
 
 export const MINUTE = 60_000;
 export const DAY = 86_400_000;
@@ -103,7 +104,7 @@ export function buildTimeline(rng: Rng, settings: PlanSettings, split: Split): T
     sessions.push({ index, start: sessionStart, rounds: size, roundGapMinutes });
     for (let round = 0; round < size; round++) {
       const time = sessionStart + Math.round(round * roundGapMinutes * MINUTE);
-      rounds.push({ sessionIndex: index, round, time, iso: new Date(time).toISOString() });
+      rounds.push({ sessionIndex: index, round, time, iso: iso(time) });
     }
     const last = sessionStart + Math.round((size - 1) * roundGapMinutes * MINUTE);
     // The next session may start only after a full t_s gap (plus a minute of slack).

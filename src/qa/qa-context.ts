@@ -169,15 +169,21 @@ export function finishTarget(
   let choices: string[] = [];
   let correctIndex: number | null = null;
   if (spec.answerType === 'mc') {
+    // Partial Fisher–Yates over the candidates: stop once three distinct distractors are found.
     const seen = new Set([norm(draft.answer)]);
+    const pool = draft.distractors.slice();
     const wrong: string[] = [];
-    for (const option of draft.distractors) {
-      if (seen.has(norm(option))) continue;
-      seen.add(norm(option));
+    for (let index = 0; index < pool.length && wrong.length < 3; index++) {
+      const swap = context.rng.int(index, pool.length - 1);
+      const option = pool[swap] as string;
+      pool[swap] = pool[index] as string;
+      const key = norm(option);
+      if (seen.has(key)) continue;
+      seen.add(key);
       wrong.push(option);
     }
     if (wrong.length < 3) return null;
-    choices = context.rng.shuffle([draft.answer, ...pickDistinct(context.rng, wrong, 3)]);
+    choices = context.rng.shuffle([draft.answer, ...wrong]);
     correctIndex = choices.indexOf(draft.answer);
   } else if (spec.answerType === 'binary') {
     choices = ['Yes', 'No'];
@@ -190,7 +196,7 @@ export function finishTarget(
     task: spec.task,
     // PersonaMem groups by topic; the other families by aspect / category label.
     group: spec.family === 'personamem' ? (draft.topic ?? 'general') : spec.group,
-    questionTime: new Date(time).toISOString(),
+    questionTime: isoAt(time),
     question: draft.question,
     answer: draft.answer,
     answerType: spec.answerType,

@@ -4,3 +4,5 @@ export * from './llm-config.js';
 export * from './persona.js';
 export * from './pipeline.js';
 export * from './plan.js';
+export * from './memory.js';
+export * from './recipe.js';

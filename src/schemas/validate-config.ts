@@ -31,9 +31,7 @@ export const JudgeConfig = z
     /** Quarantine users failing a judge check (rule failures always quarantine). @default true */
     quarantine: z.boolean().default(true),
     blocklist: z.array(z.string().min(1)).default(DEFAULT_BLOCKLIST),
-    /** Offline coherence: an assistant reply must share at least this fraction of content words … */
-    minReplyOverlap: z.number().min(0).max(1).default(0),
-    /** … and a session may repeat the same normalised turn text at most this many times. @default 1 */
+    /** Offline coherence: a session may repeat the same normalised turn text at most this many times. @default 1 */
     maxRepeatsPerSession: z.number().int().min(1).default(1),
   })
   .strict();

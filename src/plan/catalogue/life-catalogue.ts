@@ -17,6 +17,26 @@ export const EXPLICIT_CAUSES: readonly string[] = [
   'I had a bad experience last time',
 ];
 
+/** Which explicit causes fit which drift type: taking something up versus dropping it. */
+export const CAUSES_BY_TYPE: Record<'add' | 'delete' | 'modify', readonly string[]> = {
+  add: [
+    'a friend introduced me to it',
+    'I tried it on a recent trip and loved it',
+    'my partner got me into it',
+    'I read a great review online',
+    'a colleague kept recommending it',
+    'I moved to a new neighbourhood',
+  ],
+  delete: [
+    'my doctor advised me to change my habits',
+    'I am trying to save money this year',
+    'I got bored of the old routine',
+    'I had a bad experience last time',
+    'I started a new job with a different schedule',
+  ],
+  modify: EXPLICIT_CAUSES,
+};
+
 /** Causes of implicit drift: state changes the user does not announce. */
 export const IMPLICIT_CAUSES: readonly string[] = [
   'recovering from a stomach illness',
@@ -161,32 +181,39 @@ export const RELATIONS: readonly string[] = [
   'running buddy',
 ];
 
-export const PERSON_NAMES: readonly string[] = [
+/** Given names by the gender a relation implies (mother, brother, …); neutral relations use all. */
+export const FEMALE_NAMES: readonly string[] = [
   'Mei',
-  'Jonas',
   'Priya',
-  'Lucas',
   'Aiko',
-  'Omar',
   'Sofia',
-  'Daniel',
-  'Lin',
   'Hannah',
-  'Mateo',
   'Chloe',
-  'Ravi',
   'Elena',
-  'Kenji',
   'Amara',
-  'Felix',
   'Nora',
-  'Wei',
   'Isabel',
-  'Tariq',
   'Grace',
-  'Leo',
   'Yuki',
 ];
+export const MALE_NAMES: readonly string[] = [
+  'Jonas',
+  'Lucas',
+  'Omar',
+  'Daniel',
+  'Mateo',
+  'Ravi',
+  'Kenji',
+  'Felix',
+  'Wei',
+  'Tariq',
+  'Leo',
+  'Lin',
+];
+export const PERSON_NAMES: readonly string[] = [...FEMALE_NAMES, ...MALE_NAMES];
+/** Relations whose name must match a gender. */
+export const FEMALE_RELATIONS = new Set(['mother', 'sister']);
+export const MALE_RELATIONS = new Set(['father', 'brother']);
 
 /** Why closeness/frequency with a person changes. */
 export const RELATIONSHIP_CHANGES: ReadonlyArray<{ closeness: 1 | -1; note: string }> = [
@@ -213,10 +240,11 @@ export const CONCEPT_NAMES: readonly string[] = [
   'Juniper',
 ];
 
+/** Contexts the assistant cannot see, phrased to read after "likes X …" and before a question. */
 export const CONDITIONS = {
   time: ['on weekday mornings', 'late at night', 'on weekends'],
-  companion: ['when I am with my family', 'when I eat with colleagues', 'when I am on a date'],
-  situation: ['when I am stressed', 'when I travel for work', 'when it rains'],
+  companion: ['with family', 'with colleagues', 'on a date'],
+  situation: ['when stressed', 'when travelling for work', 'on rainy days'],
 } as const;
 
 export const NOISE_NOTES: Record<NoiseKind, readonly string[]> = {
