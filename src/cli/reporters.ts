@@ -40,10 +40,10 @@ function createPlainReporter(stream: NodeJS.WriteStream): RunReporter {
         break;
       case 'stage-progress': {
         const now = Date.now();
-        if (now - lastLine < 2000 && event.done < event.total) return;
+        if (now - lastLine < 2000 && !(event.total > 0 && event.done >= event.total)) return;
         lastLine = now;
         stream.write(
-          `[${event.stage}] ${event.done}/${event.total} · ${event.ratePerSec.toFixed(1)}/s · ETA ${formatEta(event.etaSec)} · ${event.tokens} tokens · $${event.costUsd.toFixed(4)} · ${event.cacheHits} cache hits · ${event.failures} failed\n`,
+          `[${event.stage}] ${event.done}${event.total > 0 ? `/${event.total}` : ''} · ${event.ratePerSec.toFixed(1)}/s · ETA ${formatEta(event.etaSec)} · ${event.tokens} tokens · $${event.costUsd.toFixed(4)} · ${event.cacheHits} cache hits · ${event.failures} failed\n`,
         );
         break;
       }

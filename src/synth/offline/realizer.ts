@@ -3,6 +3,14 @@ import type { ChunkRequest, RealizedRound, Realizer } from '../realizer.js';
 import { composeAssistantTurn, composeUserTurn, type RoundContext } from './compose.js';
 import { styleFor } from './style.js';
 
+const AGAIN = [
+  'Here is another one.',
+  'One more, from a different angle.',
+  'I took this one later.',
+  'And this one too.',
+  'Another shot of it.',
+];
+
 export interface OfflineRealizerOptions {
   /** Run seed; each round draws from its own stream keyed by user, session and round. */
   seed: number;
@@ -19,6 +27,10 @@ export interface OfflineRealizerOptions {
  * const dialogue = await realizeDialogue(plan, { realizer });
  */
 export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer {
+  // User texts said so far in the current session: a round that would repeat one word for word
+  // (e.g. a second photo of the same concept) draws again, so no session repeats itself.
+  let sessionKey = '';
+  let said = new Set<string>();
   return {
     name: 'offline',
     offline: true,
@@ -50,8 +62,23 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
             '',
           ),
         };
-        const user = composeUserTurn(ctx, rng);
-        return { round: round.round, user, assistant: composeAssistantTurn(ctx, rng) };
+        const key = `${plan.userId}\u0000${session.index}\u0000${request.attempt}`;
+        if (key !== sessionKey) {
+          sessionKey = key;
+          said = new Set();
+        }
+        let user = composeUserTurn(ctx, rng);
+        for (let retry = 1; said.has(user) && retry <= 6; retry++) {
+          user = composeUserTurn(ctx, rng.fork('unrepeat', retry));
+        }
+        if (said.has(user)) user = `${user} ${AGAIN[said.size % AGAIN.length]}`;
+        said.add(user);
+        let assistant = composeAssistantTurn(ctx, rng);
+        for (let retry = 1; said.has(assistant) && retry <= 6; retry++) {
+          assistant = composeAssistantTurn(ctx, rng.fork('unrepeat-reply', retry));
+        }
+        said.add(assistant);
+        return { round: round.round, user, assistant };
       });
     },
   };
