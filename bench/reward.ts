@@ -133,7 +133,15 @@ if (only === undefined || only === 'rules') {
   figures.paced = { targetRps: 1000, ...paced };
 
   // Cache: warm every verdict once, then serve them all from the cache.
-  const cached = Array.from({ length: 8 }, (_, i) => batch(256, i * 256, 'consistency'));
+  // Every item has an answer, so every item is one judge lookup (a retrieve turn never reaches the judge).
+  const cached = Array.from({ length: 8 }, (_, b) =>
+    JSON.stringify({
+      reward: 'consistency',
+      items: Array.from({ length: 256 }, (_, i) => ({
+        completion: `<think>The user said ${b * 256 + i}.</think><answer>Answer ${b * 256 + i}</answer>`,
+      })),
+    }),
+  );
   await load({
     url: server.url,
     path: '/v1/rewards',

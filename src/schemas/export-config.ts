@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SystemsConfig } from '../export/systems/config.js';
 
 /** SFT task names (one per `task` column value). */
 export const SftTaskName = z.enum([
@@ -100,6 +101,13 @@ export const ExportConfig = z
       .prefault({}),
     /** Prefix joined to the plan's pool-relative image paths in `images` columns. @default "images" */
     imageRoot: z.string().default('images'),
+    /**
+     * Copy every image the exported users reference from the pool into `export/<imageRoot>/`, so
+     * the export (and a Hub push) is self-contained. @default true
+     */
+    copyImages: z.boolean().default(true),
+    /** Where the pool images are, relative to the run directory (the built-in pool's folder). @default "plan/images" */
+    imagePoolDir: z.string().default('plan/images'),
     /** Write `.parquet` beside every `.jsonl`. @default true */
     parquet: z.boolean().default(true),
     card: z
@@ -110,6 +118,8 @@ export const ExportConfig = z
       })
       .strict()
       .prefault({}),
+    /** Published-system evaluation sets (M²A merged conversations, VitaBench 2.0 tasks); both off by default. */
+    systems: SystemsConfig.prefault({}),
   })
   .strict();
 export type ExportConfig = z.infer<typeof ExportConfig>;

@@ -7,9 +7,11 @@
  */
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { type FakeChatRequest, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
+import { createLlmClient } from '../../src/llm/index.js';
 import { startRewardServer } from '../../src/reward/index.js';
+import { LlmConfig } from '../../src/schemas/llm-config.js';
 import { memoryRunDir } from '../reward/support/memory-fixture.js';
-import { createStubLlm, itemIds } from '../reward/support/stub-llm.js';
 
 const { values } = parseArgs({
   options: {
@@ -17,20 +19,35 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     'token-env': { type: 'string' },
     'fixture-memory': { type: 'boolean', default: false },
-    // Offline heuristic judges (labelled) instead of the deterministic stub judge (score 1 / CORRECT).
+    // Offline heuristic judges (labelled) instead of the deterministic fake judge (score 1 / CORRECT).
     'offline-judge': { type: 'boolean', default: false },
   },
 });
 
 const runDir = values['fixture-memory'] ? await memoryRunDir() : undefined;
 const offline = values['offline-judge'];
-const llm = createStubLlm({
-  offline,
-  respond: ({ system, user }) =>
-    system.includes('"label"')
-      ? { results: itemIds(user).map((id) => ({ id, label: 'CORRECT' })) }
-      : { results: itemIds(user).map((id) => ({ id, score: 1 })) },
-});
+/** The deterministic judge: every packed item CORRECT (accuracy) or score 1 (the others). */
+const judgeAnswer = (request: FakeChatRequest) => {
+  const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
+  const user = request.messages.find((message) => message.role === 'user')?.content ?? '';
+  const ids = [...user.matchAll(/### Item (\d+)/g)].map((match) => Number(match[1]));
+  return {
+    results: ids.map((id) => (system.includes('"label"') ? { id, label: 'CORRECT' } : { id, score: 1 })),
+  };
+};
+// The real llm layer against the fake OpenAI-compatible judge (or the offline backend).
+const judge = offline ? undefined : await startFakeLlmServer({ respond: judgeAnswer });
+const llm = createLlmClient(
+  LlmConfig.parse(
+    judge === undefined
+      ? {}
+      : {
+          endpoints: { judge: { baseUrl: judge.url, model: 'fake-judge', maxRetries: 0 } },
+          roles: { judge: 'judge' },
+        },
+  ),
+  { cache: false, env: {} },
+);
 const tokenEnv = values['token-env'];
 const token = tokenEnv === undefined ? undefined : process.env[tokenEnv];
 const server = await startRewardServer({
@@ -48,6 +65,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await server.close();
+  await judge?.close();
   if (runDir !== undefined) await rm(runDir, { recursive: true, force: true });
   process.exit(0);
 };

@@ -219,6 +219,57 @@ export function registerToolCommands(program: Command): void {
       process.exitCode = await trainCommand(recipe, options);
     });
 
+  program
+    .command('serve')
+    .description('serve rewards and the retrieval environment over HTTP for ms-swift GRPO/DAPO')
+    .option(
+      '--config <rewards.yaml>',
+      'reward server config (judge endpoint, weights, cache, limits, memory run dir)',
+    )
+    .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .option('--port <n>', 'port (default 8000; 0 picks a free one)', (v) => Math.trunc(parseNumber(v)))
+    .option('--token-env <var>', 'environment variable holding the bearer token clients must send')
+    .action(async (flags: { config?: string; host?: string; port?: number; tokenEnv?: string }) => {
+      const { serveRewards } = await import('../../reward/index.js');
+      const { server } = await serveRewards({
+        ...(flags.config === undefined ? {} : { configPath: flags.config }),
+        ...(flags.host === undefined ? {} : { host: flags.host }),
+        ...(flags.port === undefined ? {} : { port: flags.port }),
+        ...(flags.tokenEnv === undefined ? {} : { tokenEnv: flags.tokenEnv }),
+      });
+      console.log(
+        `reward server on ${server.url} (GET /health, /v1/rewards/functions, /metrics; POST /v1/rewards, /get_reward, /v1/memory/retrieve); stop with Ctrl-C`,
+      );
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      await server.close();
+    });
+
+  program
+    .command('rescore <rollouts>')
+    .description('re-score saved rollouts (ms-swift completions.jsonl) with the configured judge')
+    .requiredOption('--reward <names>', 'reward function name(s), comma-separated')
+    .option('--weights <w>', 'comma-separated weights, one per reward')
+    .option('--config <rewards.yaml>', 'reward server config (judge endpoint, cache)')
+    .option('--out <file>', 'write the rescored rows here')
+    .action(
+      async (file: string, flags: { reward: string; weights?: string; config?: string; out?: string }) => {
+        const { rescoreFile } = await import('../../reward/index.js');
+        const summary = await rescoreFile({
+          file,
+          reward: flags.reward.split(',').map((name) => name.trim()),
+          ...(flags.weights === undefined
+            ? {}
+            : { weights: flags.weights.split(',').map((w) => parseNumber(w.trim())) }),
+          ...(flags.config === undefined ? {} : { configPath: flags.config }),
+          ...(flags.out === undefined ? {} : { out: flags.out }),
+        });
+        console.log(JSON.stringify(summary, null, 2));
+      },
+    );
+
   const dev = program.command('dev').description('developer tools');
   dev
     .command('fake-llm')

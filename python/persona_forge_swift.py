@@ -1,0 +1,398 @@
+"""persona-forge reward functions and retrieval environment for ms-swift GRPO/DAPO.
+
+Load with ``--external_plugins python/persona_forge_swift.py`` and pick rewards with
+``--reward_funcs pf_personavlm`` (or ``pf_format pf_accuracy ...``). Every reward is computed by
+the persona-forge reward server (``persona-forge serve``); this file only batches rows, POSTs
+them to ``/v1/rewards`` and maps the server's nulls (not applicable or failed) to ``None``,
+which ms-swift treats as NaN (skipped by ``nansum``/``nanmean``), never as 0.
+
+Registered names:
+  ORMs (async):       pf_format, pf_accuracy, pf_consistency, pf_tree_ops, pf_persona, pf_personavlm
+  ORMs (sync twins):  the same names with a ``_sync`` suffix
+  multi-turn:         pf_retrieval (``--multi_turn_scheduler pf_retrieval --max_turns 4``)
+
+Environment (unknown CLI flags are rejected by ms-swift, so configuration comes from here):
+  PERSONA_FORGE_URL        server base URL                        default http://127.0.0.1:8000
+  PERSONA_FORGE_TOKEN      bearer token                           default none
+  PERSONA_FORGE_TIMEOUT    seconds per HTTP attempt               default 300
+  PERSONA_FORGE_RETRIES    retries after the first attempt        default 4
+  PERSONA_FORGE_BACKOFF    first backoff in seconds (doubles)     default 0.5
+  PERSONA_FORGE_BATCH      rows per POST                          default 256
+  PERSONA_FORGE_ON_ERROR   ``none`` (all-None rewards + warning) or ``raise``   default none
+  PERSONA_FORGE_MAX_RETRIEVALS  retrievals served per trajectory  default 3 (PersonaVLM, SPEC.md §1)
+  PERSONA_FORGE_RETRIEVAL_ROLE  role of the appended memory turn  default user
+
+Only the Python standard library is used. Works with ms-swift 4.x (``swift.rewards``,
+``swift.rollout.multi_turn``) and 3.x (``swift.plugin.orm``, ``swift.plugin.multi_turn``); with
+neither installed it defines minimal stand-ins so the module still imports (tests, tooling).
+"""
+
+import asyncio
+import json
+import logging
+import os
+import re
+import time
+import urllib.error
+import urllib.request
+
+logger = logging.getLogger("persona_forge_swift")
+
+# ---------------------------------------------------------------------------------------------
+# ms-swift imports: 4.x paths first, then 3.x, then local stand-ins.
+# ---------------------------------------------------------------------------------------------
+SWIFT_API = None
+try:
+    from swift.rewards import ORM, orms  # ms-swift >= 4.0
+
+    try:
+        from swift.rewards import AsyncORM
+    except ImportError:  # pragma: no cover - every 4.x has it; keep the module importable anyway
+        AsyncORM = ORM
+    SWIFT_API = "4.x"
+except ImportError:
+    try:
+        from swift.plugin.orm import ORM, orms  # ms-swift 3.x
+
+        try:
+            from swift.plugin.orm import AsyncORM
+        except ImportError:
+            AsyncORM = ORM
+        SWIFT_API = "3.x"
+    except ImportError:
+
+        class ORM:  # minimal stand-in: ms-swift is not installed
+            def __init__(self, args=None, **kwargs):
+                self.args = args
+
+            def __call__(self, completions, **kwargs):
+                raise NotImplementedError
+
+        class AsyncORM(ORM):
+            async def __call__(self, completions, **kwargs):
+                raise NotImplementedError
+
+        orms = {}
+        SWIFT_API = "standalone"
+
+try:
+    from swift.rollout.multi_turn import MultiTurnScheduler, multi_turns  # ms-swift >= 4.0
+except ImportError:
+    try:
+        from swift.plugin.multi_turn import MultiTurnScheduler, multi_turns  # ms-swift 3.x
+    except ImportError:
+
+        class MultiTurnScheduler:  # minimal stand-in: ms-swift is not installed
+            def __init__(self, infer_engine=None, max_turns=None, *args, **kwargs):
+                self.infer_engine = infer_engine
+                self.max_turns = max_turns
+
+            def check_finished(self, infer_request, response_choice, current_turn):
+                if getattr(response_choice, "finish_reason", None) == "length":
+                    return True
+                return self.max_turns is not None and current_turn >= self.max_turns
+
+        multi_turns = {}
+
+
+def _env(name, default, cast=str):
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return cast(value)
+    except ValueError:
+        logger.warning("persona-forge: ignoring %s=%r (not a %s)", name, value, cast.__name__)
+        return default
+
+
+class RewardServerError(Exception):
+    """The reward server refused a request (4xx) or stayed unreachable after every retry."""
+
+    def __init__(self, message, status=None, body=None):
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+# Columns never sent to the server: large, binary or trainer-internal.
+_SKIP_COLUMNS = {"trainer_state", "response_token_ids", "trajectory_inputs", "images", "videos", "audios"}
+
+
+def _jsonable(value):
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        if isinstance(value, dict):
+            return {str(k): _jsonable(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [_jsonable(v) for v in value]
+        return str(value)
+
+
+def build_items(completions, kwargs):
+    """One item per completion: ``completion`` plus every aligned column of ``reward_kwargs``."""
+    count = len(completions)
+    columns = {
+        key: value
+        for key, value in kwargs.items()
+        if key not in _SKIP_COLUMNS and isinstance(value, (list, tuple)) and len(value) == count
+    }
+    items = []
+    for index, completion in enumerate(completions):
+        item = {key: _jsonable(value[index]) for key, value in columns.items() if value[index] is not None}
+        item["completion"] = completion if isinstance(completion, str) else str(completion)
+        items.append(item)
+    return items
+
+
+class RewardClient:
+    """Blocking HTTP client for the reward server (urllib), with retries and exponential backoff.
+
+    4xx answers (a bad request: a bug, not a transient fault) raise at once; connection errors,
+    timeouts, 429 and 5xx are retried ``retries`` times with ``backoff * 2**attempt`` sleeps.
+    """
+
+    def __init__(self, url=None, token=None, timeout=None, retries=None, backoff=None, batch_size=None):
+        self.url = (url or _env("PERSONA_FORGE_URL", "http://127.0.0.1:8000")).rstrip("/")
+        self.token = token if token is not None else _env("PERSONA_FORGE_TOKEN", None)
+        self.timeout = timeout if timeout is not None else _env("PERSONA_FORGE_TIMEOUT", 300.0, float)
+        self.retries = retries if retries is not None else _env("PERSONA_FORGE_RETRIES", 4, int)
+        self.backoff = backoff if backoff is not None else _env("PERSONA_FORGE_BACKOFF", 0.5, float)
+        self.batch_size = batch_size if batch_size is not None else _env("PERSONA_FORGE_BATCH", 256, int)
+
+    def post(self, path, body):
+        data = json.dumps(body).encode("utf-8")
+        headers = {"content-type": "application/json"}
+        if self.token:
+            headers["authorization"] = "Bearer " + self.token
+        last_error = None
+        for attempt in range(self.retries + 1):
+            if attempt > 0:
+                time.sleep(self.backoff * (2 ** (attempt - 1)))
+            request = urllib.request.Request(self.url + path, data=data, headers=headers, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    return json.loads(response.read().decode("utf-8"))
+            except urllib.error.HTTPError as error:
+                text = error.read().decode("utf-8", "replace")
+                if error.code == 429 or error.code >= 500:
+                    last_error = RewardServerError("HTTP %d from %s%s: %s" % (error.code, self.url, path, text[:500]), error.code, text)
+                    continue
+                raise RewardServerError("HTTP %d from %s%s: %s" % (error.code, self.url, path, text[:2000]), error.code, text)
+            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as error:
+                last_error = RewardServerError("cannot reach %s%s: %s" % (self.url, path, error))
+        raise RewardServerError("%s (after %d attempts)" % (last_error, self.retries + 1))
+
+    def score(self, reward, items, timeout_ms=None):
+        """Rewards for ``items`` (list of dicts), in order; nulls become ``None``."""
+        values = []
+        for start in range(0, len(items), max(1, self.batch_size)):
+            body = {"reward": reward, "items": items[start : start + self.batch_size]}
+            if timeout_ms is not None:
+                body["timeout_ms"] = int(timeout_ms)
+            answer = self.post("/v1/rewards", body)
+            for error in answer.get("errors", [])[:3]:
+                logger.debug("persona-forge %s item %s: %s %s", error.get("reward"), error.get("index"), error.get("code"), error.get("message"))
+            values.extend(None if value is None else float(value) for value in answer["rewards"])
+        return values
+
+    async def ascore(self, reward, items, timeout_ms=None):
+        """``score`` without blocking the event loop: batches POST concurrently in worker threads."""
+        chunks = [items[start : start + self.batch_size] for start in range(0, len(items), max(1, self.batch_size))]
+        results = await asyncio.gather(*(asyncio.to_thread(self.score, reward, chunk, timeout_ms) for chunk in chunks))
+        return [value for chunk in results for value in chunk]
+
+    def retrieve(self, body):
+        return self.post("/v1/memory/retrieve", body)
+
+
+def _on_error(error, count, reward):
+    if _env("PERSONA_FORGE_ON_ERROR", "none") == "raise":
+        raise error
+    logger.warning("persona-forge reward %s unavailable, returning None for %d rows: %s", reward, count, error)
+    return [None] * count
+
+
+class _PersonaForgeReward(AsyncORM):
+    """Async ORM posting the batch to the reward server (ms-swift gathers every async reward)."""
+
+    reward_name = None
+
+    def __init__(self, args=None, client=None, **kwargs):
+        # ms-swift 4.x calls cls(args=GRPOConfig); 3.x passes matching args fields plus tokenizer.
+        self.args = args
+        self.client = client or RewardClient()
+
+    async def __call__(self, completions, **kwargs):
+        items = build_items(completions, kwargs)
+        if not items:
+            return []
+        try:
+            return await self.client.ascore(self.reward_name, items)
+        except RewardServerError as error:
+            return _on_error(error, len(items), self.reward_name)
+
+
+class _PersonaForgeRewardSync(ORM):
+    """Blocking twin of the async ORM, for trainers that run rewards one after another."""
+
+    reward_name = None
+
+    def __init__(self, args=None, client=None, **kwargs):
+        self.args = args
+        self.client = client or RewardClient()
+
+    def __call__(self, completions, **kwargs):
+        items = build_items(completions, kwargs)
+        if not items:
+            return []
+        try:
+            return self.client.score(self.reward_name, items)
+        except RewardServerError as error:
+            return _on_error(error, len(items), self.reward_name)
+
+
+# Class names are what ms-swift logs (rewards/<ClassName>/mean), so they are readable.
+class PfFormat(_PersonaForgeReward):
+    reward_name = "format"
+
+
+class PfAccuracy(_PersonaForgeReward):
+    reward_name = "accuracy"
+
+
+class PfConsistency(_PersonaForgeReward):
+    reward_name = "consistency"
+
+
+class PfTreeOps(_PersonaForgeReward):
+    reward_name = "tree_ops"
+
+
+class PfPersona(_PersonaForgeReward):
+    reward_name = "persona_consistency"
+
+
+class PfPersonaVLM(_PersonaForgeReward):
+    reward_name = "personavlm"
+
+
+ASYNC_REWARDS = {
+    "pf_format": PfFormat,
+    "pf_accuracy": PfAccuracy,
+    "pf_consistency": PfConsistency,
+    "pf_tree_ops": PfTreeOps,
+    "pf_persona": PfPersona,
+    "pf_personavlm": PfPersonaVLM,
+}
+SYNC_REWARDS = {
+    name + "_sync": type(cls.__name__ + "Sync", (_PersonaForgeRewardSync,), {"reward_name": cls.reward_name})
+    for name, cls in ASYNC_REWARDS.items()
+}
+for _name, _cls in list(ASYNC_REWARDS.items()) + list(SYNC_REWARDS.items()):
+    orms[_name] = _cls
+
+
+# ---------------------------------------------------------------------------------------------
+# Multi-turn retrieval environment (PersonaVLM response stage, SPEC.md §1).
+# ---------------------------------------------------------------------------------------------
+_RETRIEVE = re.compile(r"<retrieve>(.*?)</retrieve>", re.S)
+_ANSWER = re.compile(r"<answer>.*?</answer>", re.S)
+
+
+def _content(message):
+    content = message.get("content") if isinstance(message, dict) else getattr(message, "content", None)
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content or ""
+
+
+def _completion(response_choice):
+    message = getattr(response_choice, "message", None)
+    return _content(message) if message is not None else ""
+
+
+def _retrieve_turns(messages):
+    return sum(1 for m in messages if (m.get("role") == "assistant" and _RETRIEVE.search(_content(m) or "")))
+
+
+class PfRetrievalScheduler(MultiTurnScheduler):
+    """``pf_retrieval``: serves ``<retrieve>{json}</retrieve>`` turns from the reward server's memory.
+
+    After each model turn: an ``<answer>`` ends the trajectory; a ``<retrieve>`` block is sent to
+    ``/v1/memory/retrieve`` (with the row's ``user_id`` or ``memory_snapshot`` column, its
+    ``question_time`` as the memory state's time, and the ids already returned so no entry comes
+    back twice) and the memory block is appended as a new user turn, which GRPO excludes from
+    the loss. At most ``PERSONA_FORGE_MAX_RETRIEVALS`` (3) retrievals are served; a further
+    ``<retrieve>`` ends the trajectory. Use ``stop_words`` ``</retrieve>`` to end a turn there.
+    """
+
+    def __init__(self, infer_engine=None, max_turns=None, *args, **kwargs):
+        client = kwargs.pop("client", None)
+        super().__init__(infer_engine, max_turns, *args, **kwargs)
+        self.client = client or RewardClient()
+        self.max_retrievals = _env("PERSONA_FORGE_MAX_RETRIEVALS", 3, int)
+        self.role = _env("PERSONA_FORGE_RETRIEVAL_ROLE", "user")
+
+    def check_finished(self, infer_request, response_choice, current_turn):
+        completion = _completion(response_choice)
+        if _ANSWER.search(completion) or not _RETRIEVE.search(completion):
+            return True
+        if _retrieve_turns(infer_request.messages) > self.max_retrievals:
+            return True
+        return super().check_finished(infer_request, response_choice, current_turn)
+
+    def _query(self, infer_request, raw):
+        data = getattr(infer_request, "data_dict", None) or {}
+        try:
+            query = json.loads(raw)
+        except ValueError as error:
+            return None, "invalid retrieve JSON: %s" % error
+        if not isinstance(query, dict) or not isinstance(query.get("keywords"), str):
+            return None, "retrieve JSON needs a keywords string"
+        body = {
+            "keywords": query["keywords"],
+            "start_time": query.get("start_time"),
+            "end_time": query.get("end_time"),
+            "exclude": list(data.get("_pf_retrieved_ids", [])),
+        }
+        if data.get("memory_snapshot"):  # exported rows use "" for "no snapshot"
+            body["memory_snapshot"] = data["memory_snapshot"]
+        elif data.get("user_id") not in (None, ""):
+            body["user_id"] = str(data["user_id"])
+        else:
+            return None, "the row has no user_id or memory_snapshot column"
+        when = data.get("question_time") or data.get("time")
+        if when is not None:
+            body["time"] = str(when)
+        if data.get("retrieve_k") is not None:
+            body["k"] = int(data["retrieve_k"])
+        return body, None
+
+    def step(self, infer_request, response_choice, current_turn):
+        matches = _RETRIEVE.findall(_completion(response_choice))
+        if not matches:
+            return {"infer_request": infer_request}
+        body, problem = self._query(infer_request, matches[-1].strip())
+        if body is not None:
+            try:
+                answer = self.client.retrieve(body)
+                block = answer["block"]
+                data = getattr(infer_request, "data_dict", None)
+                if isinstance(data, dict):
+                    data.setdefault("_pf_retrieved_ids", []).extend(r["id"] for r in answer.get("results", []))
+            except RewardServerError as error:
+                logger.warning("persona-forge retrieval failed: %s", error)
+                block = "<memory>\nMemory retrieval failed.\n</memory>"
+        else:
+            block = "<memory>\n%s\n</memory>" % problem
+        infer_request.messages.append({"role": self.role, "content": block})
+        return {
+            "infer_request": infer_request,
+            "rollout_infos": {"pf_retrievals": _retrieve_turns(infer_request.messages)},
+        }
+
+
+multi_turns["pf_retrieval"] = PfRetrievalScheduler

@@ -1,0 +1,235 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import { isPersonaForgeError } from '../errors/index.js';
+import type { LlmClient } from '../llm/types.js';
+import {
+  MemoryRetrieveRequest,
+  OpenRlhfRequest,
+  RewardRequest,
+  RewardServerConfig,
+  type RewardServerConfigInput,
+} from '../schemas/reward.js';
+import { createConfiguredJudge } from './configured-judge.js';
+import type { Judge } from './judge.js';
+import { createJudgeCache, type JudgeCache } from './judge-cache.js';
+import type { MemoryRetriever } from './memory-retrieve.js';
+import { createRewardMetrics, type RewardMetrics } from './metrics.js';
+import { openRlhfItems, openRlhfResponse } from './openrlhf.js';
+import { readBodyText } from './read-body.js';
+import { describeRewardFunctions } from './registry.js';
+import { scoreRewards } from './score-rewards.js';
+
+export interface RewardAppOptions {
+  /** The parsed `rewards.yaml` (or a partial object; defaults fill the rest). @default {} */
+  config?: RewardServerConfigInput;
+  /** The llm layer client whose `judge.role` serves the judge. */
+  llm: LlmClient;
+  /** Judge verdict cache; a memory cache of `cache.maxEntries` when omitted and enabled. */
+  cache?: JudgeCache;
+  /** Replaces the judge built from `llm` (tests, rescoring). */
+  judge?: Judge;
+  /** Bearer token required on every endpoint but `/health`; no auth when unset. */
+  token?: string;
+  /** Serves `/v1/memory/retrieve`; 503 when unset. */
+  retriever?: MemoryRetriever;
+  /** Monotonic milliseconds. @default performance.now */
+  now?: () => number;
+}
+
+export type RewardApp = Hono & {
+  readonly judge: Judge;
+  readonly cache: JudgeCache | undefined;
+  readonly metrics: RewardMetrics;
+  readonly config: RewardServerConfig;
+};
+
+/** Error body: a code, a message naming the problem, and the zod issue paths for bad bodies. */
+function fail(
+  c: Context,
+  status: 400 | 401 | 404 | 413 | 500 | 503,
+  code: string,
+  message: string,
+  issues?: unknown,
+) {
+  return c.json({ error: issues === undefined ? { code, message } : { code, message, issues } }, status);
+}
+
+function issuesOf(error: z.ZodError) {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '<root>',
+    message: issue.message,
+  }));
+}
+
+/**
+ * The reward server as a value: Hono routes for `/v1/rewards`, `/get_reward` (OpenRLHF),
+ * `/v1/rewards/functions`, `/v1/memory/retrieve`, `/health` and `/metrics`. Tests call it in
+ * process with `app.request(...)`; `startRewardServer` binds it to a socket.
+ *
+ * @example
+ * const app = createRewardApp({ llm, config: { judge: { allowOffline: true } } });
+ * const response = await app.request('/v1/rewards', { method: 'POST', body: JSON.stringify({ reward: 'format', items: [{ completion: '…' }] }) });
+ */
+export function createRewardApp(options: RewardAppOptions): RewardApp {
+  const config = RewardServerConfig.parse(options.config ?? {});
+  const now = options.now ?? (() => performance.now());
+  const cache =
+    options.cache ??
+    (config.cache.enabled ? createJudgeCache({ maxEntries: config.cache.maxEntries }) : undefined);
+  const judge = options.judge ?? createConfiguredJudge(options.llm, config, cache);
+  const metrics = createRewardMetrics();
+  const app = new Hono();
+  const token = options.token === undefined ? undefined : Buffer.from(options.token);
+
+  app.use(async (c, next) => {
+    const started = now();
+    await next();
+    metrics.observeRequest(
+      c.req.routePath === '/*' ? 'other' : c.req.routePath,
+      c.res.status,
+      (now() - started) / 1000,
+    );
+  });
+  app.use(async (c, next) => {
+    if (token === undefined || c.req.path === '/health') return next();
+    const given = Buffer.from(/^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '');
+    if (given.length !== token.length || !timingSafeEqual(given, token)) {
+      metrics.observeError('unauthorized');
+      return fail(c, 401, 'unauthorized', 'missing or wrong bearer token (Authorization: Bearer <token>)');
+    }
+    return next();
+  });
+
+  /** Reads and validates a JSON body; answers 400 with the zod issue paths. */
+  const readBody = async <T>(
+    c: Context,
+    schema: z.ZodType<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; response: Response }> => {
+    const body = await readBodyText(c, config.limits.bodyLimitBytes);
+    if (!body.ok) {
+      metrics.observeError('body_too_large');
+      return {
+        ok: false,
+        response: fail(
+          c,
+          413,
+          'body_too_large',
+          `request body exceeds ${config.limits.bodyLimitBytes} bytes`,
+        ),
+      };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body.text);
+    } catch (error) {
+      metrics.observeError('invalid_json');
+      return {
+        ok: false,
+        response: fail(c, 400, 'invalid_json', `body is not valid JSON: ${(error as Error).message}`),
+      };
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      metrics.observeError('invalid_request');
+      const issues = issuesOf(parsed.error);
+      const message = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+      return { ok: false, response: fail(c, 400, 'invalid_request', message, issues) };
+    }
+    return { ok: true, value: parsed.data };
+  };
+
+  const timeoutFor = (requested: number | undefined) =>
+    Math.min(requested ?? config.limits.requestTimeoutMs, config.limits.maxRequestTimeoutMs);
+
+  const score = async (c: Context, request: RewardRequest) => {
+    if (request.items.length > config.limits.maxItems) {
+      metrics.observeError('too_many_items');
+      return {
+        error: fail(
+          c,
+          413,
+          'too_many_items',
+          `${request.items.length} items exceed limits.maxItems=${config.limits.maxItems}`,
+        ),
+      };
+    }
+    try {
+      const response = await scoreRewards(request, {
+        judge,
+        functions: config.functions,
+        timeoutMs: timeoutFor(request.timeout_ms),
+        now,
+      });
+      metrics.observeResponse(response);
+      return { response };
+    } catch (error) {
+      if (isPersonaForgeError(error) && error.code === 'INPUT_INVALID') {
+        metrics.observeError('invalid_request');
+        return { error: fail(c, 400, 'invalid_request', error.message) };
+      }
+      throw error;
+    }
+  };
+
+  app.post('/v1/rewards', async (c) => {
+    const body = await readBody(c, RewardRequest);
+    if (!body.ok) return body.response;
+    const result = await score(c, body.value);
+    return result.error ?? c.json(result.response);
+  });
+
+  app.post('/get_reward', async (c) => {
+    const body = await readBody(c, OpenRlhfRequest);
+    if (!body.ok) return body.response;
+    const request: RewardRequest = { reward: config.openrlhf.reward, items: openRlhfItems(body.value) };
+    const result = await score(c, request);
+    return result.error ?? c.json(openRlhfResponse(result.response));
+  });
+
+  app.get('/health', (c) =>
+    c.json({
+      status: 'ok',
+      judge: { model: judge.model, offline: judge.offline, available: !judge.unavailable },
+      cache: { entries: cache?.size ?? 0 },
+    }),
+  );
+  app.get('/v1/rewards/functions', (c) => c.json(describeRewardFunctions()));
+  app.get('/metrics', (c) =>
+    c.body(metrics.render(judge.stats()), 200, {
+      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+    }),
+  );
+
+  app.post('/v1/memory/retrieve', async (c) => {
+    const body = await readBody(c, MemoryRetrieveRequest);
+    if (!body.ok) return body.response;
+    if (options.retriever === undefined) {
+      return fail(
+        c,
+        503,
+        'memory_unavailable',
+        'memory retrieval is not configured (set memory.runDir in rewards.yaml)',
+      );
+    }
+    try {
+      return c.json(await options.retriever(body.value));
+    } catch (error) {
+      if (isPersonaForgeError(error)) {
+        const status = error.code === 'NOT_FOUND' ? 404 : 400;
+        metrics.observeError('memory_request');
+        return fail(c, status, error.code === 'NOT_FOUND' ? 'not_found' : 'invalid_request', error.message);
+      }
+      throw error;
+    }
+  });
+
+  app.notFound((c) => fail(c, 404, 'not_found', `no route ${c.req.method} ${c.req.path}`));
+  app.onError((error, c) => {
+    metrics.observeError('internal');
+    return fail(c, 500, 'internal', `reward server error: ${error.message}`);
+  });
+
+  return Object.assign(app, { judge, cache, metrics, config });
+}

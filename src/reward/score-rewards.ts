@@ -1,0 +1,202 @@
+import { InputError } from '../errors/index.js';
+import {
+  REWARD_NAMES,
+  type RewardItemError,
+  type RewardRequest,
+  type RewardResponse,
+  type RewardServerConfig,
+} from '../schemas/reward.js';
+import { type ItemContext, itemContext } from './item-context.js';
+import type { Judge, JudgeOutcome } from './judge.js';
+import { JUDGE_PROMPT_VERSION } from './judge-kinds.js';
+import { PERSONAVLM_COMPONENTS } from './personavlm.js';
+import { REWARD_FUNCTIONS } from './registry.js';
+import type { ItemOutcome, RewardFunction, RewardRun } from './types.js';
+
+export interface ScoreRewardsOptions {
+  judge: Judge;
+  functions: RewardServerConfig['functions'];
+  /** Deadline for the whole request; unfinished items come back null with code `timeout`. */
+  timeoutMs: number;
+  /** Monotonic milliseconds, injected for tests. @default performance.now */
+  now?: () => number;
+}
+
+/** A reward name the server does not know, or weights that do not fit the names. */
+export class RewardRequestError extends InputError {
+  constructor(field: string, message: string) {
+    super('reward request', message, { field });
+  }
+}
+
+/**
+ * Scores a validated `/v1/rewards` request. Several rewards combine as `Σ wᵢ·rᵢ`; a component
+ * that is `not_applicable` is skipped (like ms-swift's nansum), any other failed component makes
+ * the total null. Items unfinished at the deadline are null with code `timeout`, the rest are kept.
+ *
+ * @example
+ * const response = await scoreRewards({ reward: 'format', items: [{ completion: '<think>x</think><answer>y</answer>' }] },
+ *   { judge, functions: config.functions, timeoutMs: 60_000 });
+ * response.rewards // [1]
+ */
+export async function scoreRewards(
+  request: RewardRequest,
+  options: ScoreRewardsOptions,
+): Promise<RewardResponse> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const names = Array.isArray(request.reward) ? request.reward : [request.reward];
+  for (const [position, name] of names.entries()) {
+    if (REWARD_FUNCTIONS[name] === undefined) {
+      throw new RewardRequestError(
+        Array.isArray(request.reward) ? `reward.${position}` : 'reward',
+        `unknown reward "${name}"; known rewards: ${REWARD_NAMES.join(', ')}`,
+      );
+    }
+  }
+  const weights = request.weights ?? names.map(() => 1);
+  if (weights.length !== names.length) {
+    throw new RewardRequestError(
+      'weights',
+      `${weights.length} weights for ${names.length} rewards; give one weight per reward`,
+    );
+  }
+  const { items } = request;
+  const contexts: Array<ItemContext | undefined> = [];
+  // Raw outcomes per function: rule rewards answer synchronously, judge rewards with promises.
+  const memo = new Map<string, Array<ItemOutcome | Promise<ItemOutcome>>>();
+  const raw = (name: string) => {
+    let outcomes = memo.get(name);
+    if (outcomes === undefined) {
+      outcomes = (REWARD_FUNCTIONS[name] as RewardFunction).score(run);
+      memo.set(name, outcomes);
+    }
+    return outcomes;
+  };
+  const batches = new Set<number>();
+  let judgeItems = 0;
+  let cacheHits = 0;
+  const run: RewardRun = {
+    items,
+    judge: options.judge,
+    config: options.functions,
+    context(index) {
+      let context = contexts[index];
+      if (context === undefined) {
+        context = itemContext(items[index] as RewardRun['items'][number]);
+        contexts[index] = context;
+      }
+      return context;
+    },
+    evaluate(name) {
+      return raw(name).map((outcome) => Promise.resolve(outcome));
+    },
+    noteJudge(outcome: JudgeOutcome) {
+      if (outcome.ok && outcome.cached) cacheHits++;
+      else judgeItems++;
+      if (outcome.batch > 0) batches.add(outcome.batch);
+    },
+  };
+
+  // Components: every requested reward, plus PersonaVLM's parts when it is asked for.
+  const componentNames = [...names];
+  if (names.includes('personavlm')) {
+    for (const part of PERSONAVLM_COMPONENTS) if (!componentNames.includes(part)) componentNames.push(part);
+  }
+  const settled = new Map<string, Array<ItemOutcome | undefined>>();
+  const waits: Array<Promise<void>> = [];
+  for (const name of componentNames) {
+    const slots: Array<ItemOutcome | undefined> = new Array(items.length);
+    settled.set(name, slots);
+    raw(name).forEach((outcome, index) => {
+      if (!(outcome instanceof Promise)) {
+        slots[index] = outcome;
+        return;
+      }
+      waits.push(
+        outcome.then(
+          (value) => {
+            slots[index] = value;
+          },
+          (error: unknown) => {
+            slots[index] = { value: null, code: 'judge_error', message: `scoring failed: ${String(error)}` };
+          },
+        ),
+      );
+    });
+  }
+  // Only requests with pending (judge) outcomes need a deadline timer.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    if (waits.length > 0) timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+  });
+  const finished =
+    waits.length === 0
+      ? 'done'
+      : await Promise.race([Promise.all(waits).then(() => 'done' as const), deadline]);
+  clearTimeout(timer);
+
+  const timedOut: ItemOutcome = {
+    value: null,
+    code: 'timeout',
+    message: `not scored within the request timeout of ${options.timeoutMs} ms`,
+  };
+  const components: Record<string, Array<number | null>> = {};
+  const errors: RewardItemError[] = [];
+  for (const name of componentNames) {
+    const slots = settled.get(name) ?? [];
+    components[name] = items.map((_item, index) => {
+      const outcome = slots[index] ?? timedOut;
+      if (outcome.value === null)
+        errors.push({ index, reward: name, code: outcome.code, message: outcome.message });
+      return outcome.value;
+    });
+  }
+  const rewards = items.map((_item, index) => {
+    let total = 0;
+    let applicable = 0;
+    for (const [position, name] of names.entries()) {
+      const outcome = settled.get(name)?.[index] ?? timedOut;
+      if (outcome.value === null) {
+        if (outcome.code === 'not_applicable' && names.length > 1) continue;
+        return null;
+      }
+      applicable++;
+      total += (weights[position] ?? 1) * outcome.value;
+    }
+    return applicable === 0 ? null : Math.round(total * 10_000) / 10_000;
+  });
+  const judge = options.judge;
+  const scorers: Record<string, string> = {};
+  for (const name of componentNames)
+    scorers[name] = scorerLabel(REWARD_FUNCTIONS[name] as RewardFunction, judge);
+  return {
+    rewards,
+    components,
+    errors,
+    usage: {
+      items: items.length,
+      judge_calls: batches.size,
+      judge_items: judgeItems,
+      cache_hits: cacheHits,
+      // Any judge-backed function scored by the offline heuristics (or offline structure) marks the response.
+      offline:
+        judge.offline && componentNames.some((name) => (REWARD_FUNCTIONS[name] as RewardFunction).usesJudge),
+      scorers,
+      judge_model: judge.model,
+      prompt_version: JUDGE_PROMPT_VERSION,
+      elapsed_ms: Math.round((now() - started) * 1000) / 1000,
+      timed_out: finished === 'timeout',
+    },
+  };
+}
+
+/** How a function's values were produced, so offline scores are never mistaken for judged ones. */
+function scorerLabel(fn: RewardFunction, judge: Judge): string {
+  if (fn.name === 'personavlm') return `composite(${PERSONAVLM_COMPONENTS.join('+')})`;
+  if (!fn.usesJudge) return 'rule';
+  const judged = judge.offline ? 'offline-heuristic' : judge.unavailable ? 'judge-unavailable' : 'llm-judge';
+  if (fn.name === 'tree_ops') return judge.offline ? 'offline-structural' : `${judged}+structural`;
+  if (fn.name === 'accuracy') return `rule(mc,binary)+${judged}(open)`;
+  return judged;
+}
