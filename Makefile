@@ -32,8 +32,9 @@ pytest:
 
 test: lint typecheck vitest pytest
 
+# Benchmarks print one JSON object each; they are never part of `make test`.
 bench: install
-	@for b in bench/*.ts; do echo "== $$b"; npx --no-install tsx $$b; done
+	@for b in bench/*.ts; do echo "== $$b"; npx --no-install tsx $$b || exit 1; done
 
 clean:
 	rm -rf out .pf-cache

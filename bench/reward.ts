@@ -1,6 +1,6 @@
 /**
  * Reward server benchmark: prints one JSON object of figures. The server runs in this process;
- * load comes from a second process (bench/reward-load.ts) over loopback, bounded in requests and
+ * load comes from a second process (bench/support/reward-load.ts) over loopback, bounded in requests and
  * time. Phases (issue 8 "Done when"):
  *   format        completions/s in batches of 64 (goal ≥ 20,000)
  *   singleItem    single-item requests/s as a ratio to a bare Node HTTP server (goal ≥ 0.3)
@@ -19,9 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { startRewardServer } from '../src/reward/index.js';
 import { createStubLlm, itemIds } from '../test/reward/support/stub-llm.js';
-import { createJudgeBackend } from './reward-judge-backend.js';
+import { createJudgeBackend } from './support/reward-judge-backend.js';
 
-const loadScript = fileURLToPath(new URL('./reward-load.ts', import.meta.url));
+const loadScript = fileURLToPath(new URL('./support/reward-load.ts', import.meta.url));
 
 interface LoadResult {
   requests: number;

@@ -4,7 +4,7 @@
  * `{"url": …}` once listening; stops when stdin closes.
  */
 import { parseArgs } from 'node:util';
-import { startFakeLlmServer } from '../src/dev/fake-llm/index.js';
+import { startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 
 const { values } = parseArgs({ options: { 'latency-ms': { type: 'string', default: '100' } } });
 const server = await startFakeLlmServer({

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createLlmClient } from '../src/llm/index.js';
-import type { LlmClient } from '../src/llm/types.js';
-import { LlmConfig } from '../src/schemas/llm-config.js';
+import { createLlmClient } from '../../src/llm/index.js';
+import type { LlmClient } from '../../src/llm/types.js';
+import { LlmConfig } from '../../src/schemas/llm-config.js';
 
 /**
  * The judge the reward bench scores against: the fake OpenAI-compatible server (own process)
