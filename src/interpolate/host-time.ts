@@ -1,19 +1,6 @@
 import { InputError } from '../errors/index.js';
+import { MONTH_NAMES as MONTHS } from '../util/months.js';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
 const LOCOMO_TIME = /^(\d{1,2}):(\d{2}) (am|pm) on (\d{1,2}) ([A-Za-z]+), (\d{4})$/;
 
 /**

@@ -3,6 +3,7 @@ import { SLOT_BY_KEY, SLOTS_BY_CATEGORY } from '../plan/catalogue/preference-cat
 import { baseSlot } from '../plan/preference-pool.js';
 import { describePreference, preferenceAnswer } from '../plan/statements.js';
 import type { Preference } from '../schemas/plan.js';
+import { MONTH_NAMES as MONTHS } from '../util/months.js';
 import {
   activePreferences,
   compareIso,
@@ -264,20 +265,6 @@ export const updateReason: Kernel = (context, time) => {
   };
 };
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 /** LoCoMo-style date: "7 May 2024". */
 export const formatDate = (iso: string) => {
   const date = new Date(iso);

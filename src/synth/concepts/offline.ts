@@ -1,5 +1,6 @@
 import type { ImageRef } from '../../schemas/plan.js';
 import type { SynthConfig } from '../../schemas/synth-config.js';
+import { MONTH_NAMES as MONTHS } from '../../util/months.js';
 import type { Rng } from '../../util/rng.js';
 import {
   CONCEPT_QA_CATEGORY,
@@ -10,20 +11,6 @@ import {
 } from './schema.js';
 import { expectedQaCounts } from './validate.js';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 const day = (iso: string): string => {
   const d = new Date(iso);
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
