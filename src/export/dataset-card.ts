@@ -1,0 +1,168 @@
+import { stringify } from 'yaml';
+import type { ExportConfig } from '../schemas/export-config.js';
+import type { ExportSummary } from './export-dataset.js';
+
+const string = (name: string) => ({ name, dtype: 'string' });
+const strings = (name: string) => ({ name, sequence: 'string' });
+const messages = { name: 'messages', list: [string('role'), string('content')] };
+
+const FEATURES = {
+  sft: [string('id'), string('user_id'), string('task'), messages, strings('images')],
+  rl: [
+    string('id'),
+    string('user_id'),
+    string('task'),
+    string('answer_type'),
+    messages,
+    strings('images'),
+    string('solution'),
+    strings('choices'),
+    string('gt_ops'),
+    string('question_time'),
+    string('memory_snapshot'),
+  ],
+};
+
+const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+function sizeCategory(rows: number): string {
+  if (rows < 1_000) return 'n<1K';
+  if (rows < 10_000) return '1K<n<10K';
+  if (rows < 100_000) return '10K<n<100K';
+  return '100K<n<1M';
+}
+
+/**
+ * Renders `export/README.md`: a Hugging Face dataset card whose YAML front matter declares the
+ * `sft` and `rl` configs (parquet, or jsonl when parquet is off) with train/test splits, their
+ * features and row counts, the license, the generation settings and whether the offline realizer,
+ * offline memory replay or offline judges produced the data.
+ *
+ * @example renderDatasetCard(summary, { config, seed: 42, generation: { pipeline: 'quickstart' }, parquet: true }).startsWith('---\n')
+ */
+export function renderDatasetCard(
+  summary: ExportSummary,
+  options: { config: ExportConfig; seed: number; generation: Record<string, unknown>; parquet: boolean },
+): string {
+  const extension = options.parquet ? 'parquet' : 'jsonl';
+  const anyOffline = summary.offline.realizer || summary.offline.memory || summary.offline.judges === true;
+  const rows = (kind: 'sft' | 'rl', split: 'train' | 'test') => total(summary[kind][split]);
+  const front = {
+    license: options.config.card.license,
+    language: options.config.card.language,
+    pretty_name: options.config.card.prettyName ?? 'persona-forge synthetic personalization data',
+    tags: [
+      'synthetic',
+      'personalization',
+      'long-term-memory',
+      'persona-forge',
+      ...(anyOffline ? ['offline-generated'] : []),
+    ],
+    task_categories: ['text-generation'],
+    size_categories: [
+      sizeCategory(rows('sft', 'train') + rows('sft', 'test') + rows('rl', 'train') + rows('rl', 'test')),
+    ],
+    configs: (['sft', 'rl'] as const).map((kind) => ({
+      config_name: kind,
+      data_files: (['train', 'test'] as const).map((split) => ({
+        split,
+        path: `${kind}/${split}.${extension}`,
+      })),
+    })),
+    dataset_info: (['sft', 'rl'] as const).map((kind) => ({
+      config_name: kind,
+      features: FEATURES[kind],
+      splits: (['train', 'test'] as const).map((split) => ({ name: split, num_examples: rows(kind, split) })),
+    })),
+    persona_forge: {
+      seed: options.seed,
+      generation: options.generation,
+      offline: {
+        realizer: summary.offline.realizer,
+        memory: summary.offline.memory,
+        judges: summary.offline.judges,
+      },
+      realizers: summary.realizers,
+      users: summary.users,
+      excluded_users: summary.excluded,
+      counts: { sft: summary.sft, rl: summary.rl },
+      mix: { sft: options.config.sft.mix, rl: options.config.rl.mix },
+      eval: summary.eval,
+    },
+  };
+  const table = (kind: 'sft' | 'rl') => {
+    const tasks = [
+      ...new Set([...Object.keys(summary[kind].train), ...Object.keys(summary[kind].test)]),
+    ].sort();
+    return [
+      '| task | train | test |',
+      '|---|---|---|',
+      ...tasks.map(
+        (task) => `| ${task} | ${summary[kind].train[task] ?? 0} | ${summary[kind].test[task] ?? 0} |`,
+      ),
+    ].join('\n');
+  };
+  const offlineNote = anyOffline
+    ? `> **Offline-generated data.** ${[
+        summary.offline.realizer
+          ? 'Dialogues come from the deterministic offline template realizer, not a language model.'
+          : '',
+        summary.offline.memory
+          ? 'Memory supervision and reasoning trajectories come from offline gold replay of the plan.'
+          : '',
+        summary.offline.judges === true
+          ? 'Judge checks were deterministic offline heuristics, not a model judge.'
+          : '',
+      ]
+        .filter((text) => text !== '')
+        .join(
+          ' ',
+        )} Use it to test pipelines and formats; its language is far less varied than model-written text.`
+    : '> Dialogues were realized by a language model (see `persona_forge.realizers`) and checked by rules and a model judge.';
+  const body = `# ${front.pretty_name}
+
+Synthetic long-term personalization data made by persona-forge: simulated users
+whose preferences, habits and personality drift over weeks of conversation, with the memory supervision and questions
+that the plan implies.
+
+${offlineNote}
+
+## Configs
+
+- \`sft\`: ms-swift \`messages\` rows. \`task\` is one of reasoning (multi-turn \`<think>\` / \`<retrieve>\` / \`<answer>\`
+  trajectories, retrieval results as \`${options.config.sft.retrievalRole}\` turns), personality_inference, semantic_write,
+  core_update, procedural_update, episodic_summary or tree_ops. Multimodal rows carry \`images\` and one \`<image>\` per image.
+- \`rl\`: prompt-only \`messages\` plus the columns reward functions read: \`solution\`, \`answer_type\` (open | mc | binary),
+  \`choices\` (list of strings, "(a) …" for multiple choice), \`gt_ops\` (reference PersonaTree operations, empty outside
+  tree_ops), \`user_id\`, \`question_time\` ("YYYY-MM-DD HH:MM") and \`memory_snapshot\` (the memory state at question time as a
+  JSON string, empty when none: stored as a string because its shape varies).
+
+Images referenced by \`images\` columns and the evaluation sets are under \`${options.config.imageRoot}/\` (${summary.images.copied} files${summary.images.missing.length > 0 ? `, ${summary.images.missing.length} missing from the pool` : ''}).
+
+Splits are disjoint by persona: ${summary.users.train} train users, ${summary.users.test} test users (${summary.excluded} quarantined by validation and left out).
+
+### SFT rows
+${table('sft')}
+
+### RL rows
+${table('rl')}
+
+## Evaluation sets (\`eval/\`)
+
+- \`eval/persona-mme/Persona-MME.json\` + \`samples/<user>/user_data.json\`: ${summary.eval.personaMme.questions} questions over ${summary.eval.personaMme.users} users.
+- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions (token columns estimated as characters / ${options.config.eval.charsPerToken}).
+- \`eval/locomo.json\`: ${summary.eval.locomo.samples} conversations, ${summary.eval.locomo.questions} questions (LoCoMo shape).
+
+## Use with ms-swift
+
+\`\`\`
+swift sft --dataset sft/train.${extension} --val_dataset sft/test.${extension} …
+swift rlhf --rlhf_type grpo --dataset rl/train.${extension} …
+\`\`\`
+
+## License
+
+${options.config.card.license}. Generated data; no real user appears in it.
+`;
+  return `---\n${stringify(front, { lineWidth: 0, aliasDuplicateObjects: false })}---\n\n${body}`;
+}

@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserDialogue } from '../schemas/dialogue.js';
+import { UserMemory } from '../schemas/memory.js';
+import { UserPlan } from '../schemas/plan.js';
+import { readLines } from '../util/read-lines.js';
+
+/** One user's records as export reads them. */
+export interface ExportBundle {
+  plan: UserPlan;
+  dialogue: UserDialogue;
+  memory: UserMemory | null;
+}
+
+/** Upstream record files relative to the run directory. */
+export const EXPORT_INPUTS = {
+  plan: 'plan/plan.jsonl',
+  synth: 'dialogues/dialogues.jsonl',
+  memory: 'memory/memory.jsonl',
+} as const;
+
+/**
+ * Streams a run's users as bundles (files sorted by userId, joined like the runner's merge join),
+ * skipping users listed in `exclude` (quarantined), users missing downstream and records failing
+ * their schema (unless `trusted`: a second pass over files already checked). One user at a time.
+ *
+ * @example for await (const bundle of readExportBundles('out/q', new Set(['user-0003']))) …
+ */
+export async function* readExportBundles(
+  runDir: string,
+  exclude: ReadonlySet<string> = new Set(),
+  options: { trusted?: boolean } = {},
+): AsyncGenerator<ExportBundle> {
+  const memoryPath = join(runDir, EXPORT_INPUTS.memory);
+  const dialogues = rawRecords(join(runDir, EXPORT_INPUTS.synth));
+  const memories = existsSync(memoryPath) ? rawRecords(memoryPath) : null;
+  let dialogue = await pull(dialogues);
+  let memory = memories === null ? null : await pull(memories);
+  try {
+    for await (const plan of rawRecords(join(runDir, EXPORT_INPUTS.plan))) {
+      const userId = plan.userId;
+      while (dialogue !== null && dialogue.userId < userId) dialogue = await pull(dialogues);
+      while (memories !== null && memory !== null && memory.userId < userId) memory = await pull(memories);
+      // Lines are parsed only for users that are exported: quarantined users cost a regex, not a parse.
+      if (exclude.has(userId) || dialogue?.userId !== userId) continue;
+      if (memories !== null && memory?.userId !== userId) continue;
+      const rawMemory = memory === null ? null : JSON.parse(memory.line);
+      if (options.trusted === true) {
+        // A second pass over files already checked once: skip the schema work.
+        yield {
+          plan: JSON.parse(plan.line) as UserPlan,
+          dialogue: JSON.parse(dialogue.line) as UserDialogue,
+          memory: rawMemory as UserMemory | null,
+        };
+        continue;
+      }
+      const parsedPlan = UserPlan.safeParse(JSON.parse(plan.line));
+      const parsedDialogue = UserDialogue.safeParse(JSON.parse(dialogue.line));
+      // Memory records are large and were schema-checked by the memory stage when written (and by
+      // validate): only their envelope is checked here.
+      const parsedMemory = rawMemory === null ? null : MemoryEnvelope.safeParse(rawMemory);
+      if (!parsedPlan.success || !parsedDialogue.success || (parsedMemory !== null && !parsedMemory.success))
+        continue;
+      yield { plan: parsedPlan.data, dialogue: parsedDialogue.data, memory: rawMemory as UserMemory | null };
+    }
+  } finally {
+    // Close the secondary files even when the driver ends first or the consumer stops early.
+    await dialogues.return(undefined);
+    await memories?.return(undefined);
+  }
+}
+
+/** The fields export relies on being present before it trusts a memory record. */
+const MemoryEnvelope = UserMemory.pick({ schemaVersion: true, userId: true, offline: true }).loose();
+
+const USER_ID = /"userId":"((?:[^"\\]|\\.)*)"/;
+
+/** Streams the lines of a JSON Lines file with their `userId` (read with a regex near the start, parse as fallback). */
+async function* rawRecords(path: string): AsyncGenerator<{ userId: string; line: string }> {
+  for await (const line of readLines(path)) {
+    if (line.trim() === '') continue;
+    const match = USER_ID.exec(line.slice(0, 4096));
+    const userId =
+      match !== null
+        ? (JSON.parse(`"${match[1]}"`) as string)
+        : String((JSON.parse(line) as { userId?: unknown }).userId);
+    yield { userId, line };
+  }
+}
+
+async function pull(
+  iterator: AsyncGenerator<{ userId: string; line: string }>,
+): Promise<{ userId: string; line: string } | null> {
+  const next = await iterator.next();
+  return next.done === true ? null : next.value;
+}

@@ -1,0 +1,75 @@
+import type { MemorySnapshot } from '../schemas/memory.js';
+import { formatMinute } from './time-format.js';
+
+/** A message row as ms-swift reads it (ms-swift.md §4). */
+export interface Message {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+/** Turn-like values found in a trace input. */
+interface TurnLike {
+  time?: string;
+  speaker?: string;
+  text?: string;
+  images?: string[];
+  index?: number;
+}
+
+const isTurnList = (value: unknown): value is TurnLike[] =>
+  Array.isArray(value) &&
+  value.every((item) => item !== null && typeof item === 'object' && 'text' in item && 'speaker' in item);
+
+/**
+ * Renders a memory-trace input as readable sections: turn lists as `[time] #i speaker: text`
+ * lines (one `<image>` per image at the start, collected into `images`), other fields as JSON.
+ *
+ * @example renderTraceInput({ turns: [...] }, (id) => `images/${id}.png`).text
+ */
+export function renderTraceInput(
+  input: Record<string, unknown>,
+  imagePath: (id: string) => string,
+): { text: string; images: string[] } {
+  const images: string[] = [];
+  const sections: string[] = [];
+  for (const key of Object.keys(input).sort()) {
+    const value = input[key];
+    if (isTurnList(value)) {
+      const lines = value.map((turn) => {
+        const ids = turn.images ?? [];
+        for (const id of ids) images.push(imagePath(id));
+        const text = (turn.text ?? '').replaceAll('<image>', '').trim();
+        const time = turn.time === undefined ? '' : `[${formatMinute(turn.time)}] `;
+        const index = turn.index === undefined ? '' : `#${turn.index} `;
+        return `${time}${index}${turn.speaker}: ${'<image>'.repeat(ids.length)}${text}`;
+      });
+      sections.push(`## ${key}\n${lines.join('\n')}`);
+    } else {
+      sections.push(`## ${key}\n${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    }
+  }
+  return { text: sections.join('\n\n'), images };
+}
+
+/** The user's state at question time as the reasoning prompt shows it (core memory and personality). */
+export function renderProfile(snapshot: MemorySnapshot | null): string {
+  if (snapshot === null) return 'No profile yet.';
+  const human = Object.entries(snapshot.core.human).map(([key, value]) => `${key}: ${value}`);
+  const persona = Object.entries(snapshot.core.persona).map(([key, value]) => `${key}: ${value}`);
+  const traits = Object.entries(snapshot.personality.p).map(
+    ([trait, value]) => `${trait} ${value.toFixed(1)}`,
+  );
+  return [
+    `User profile:\n${human.join('\n')}`,
+    `Your role:\n${persona.join('\n')}`,
+    `User personality (1-5): ${traits.join(', ')}`,
+  ].join('\n\n');
+}
+
+/** The last snapshot taken at or before `iso` (memory never sees the future), else null. */
+export function snapshotAt(snapshots: readonly MemorySnapshot[], iso: string): MemorySnapshot | null {
+  const time = Date.parse(iso);
+  let found: MemorySnapshot | null = null;
+  for (const snapshot of snapshots) if (Date.parse(snapshot.time) <= time) found = snapshot;
+  return found;
+}

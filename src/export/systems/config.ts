@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+const IntRange = (min: number, max: number) =>
+  z
+    .tuple([z.number().int().min(1), z.number().int().min(1)])
+    .refine(([a, b]) => a <= b, 'range must be [min, max]')
+    .default([min, max]);
+
+/**
+ * `export.systems.m2a`: an M²A evaluation set (SPEC.md §3, FORMATS.md §6). Concept sessions are
+ * spliced into a LoCoMo-format host (`hostFile`, e.g. the user's own `locomo10.json`), or, without
+ * one, into each user's own dialogue converted to LoCoMo shape.
+ */
+export const M2aSystemConfig = z
+  .object({
+    /** Write `export/eval/m2a/`. @default false */
+    enabled: z.boolean().default(false),
+    /** A LoCoMo-format file (a list like `locomo10.json`, or one record); user i gets record i mod n. */
+    hostFile: z.string().min(1).optional(),
+    hostFormat: z.literal('locomo').default('locomo'),
+    /**
+     * Insert after host session `position` (1-based). @default a seeded draw among the positions
+     * whose gap fits the sessions (M²A draws `randint(1, n_host − 1)`)
+     */
+    position: z.number().int().min(1).optional(),
+    /** Which users get a merged conversation. @default ['train', 'test'] */
+    splits: z.array(z.enum(['train', 'test'])).default(['train', 'test']),
+    /** Inject one visual QA item (category 5) per concept shown in the conversation (M²A `inject_vqa_data`). @default true */
+    vqa: z.boolean().default(true),
+  })
+  .strict();
+export type M2aSystemConfig = z.infer<typeof M2aSystemConfig>;
+
+/**
+ * `export.systems.vitabench`: VitaBench 2.0 personalization tasks (SPEC.md §4, FORMATS.md §5).
+ */
+export const VitaBenchSystemConfig = z
+  .object({
+    /** Write `export/eval/vitabench/tasks.json`. @default false */
+    enabled: z.boolean().default(false),
+    /** Temporally ordered subtasks per user (VitaBench 2.0: 10–20, ≈ 14 on average). @default [10, 20] */
+    subtasks: IntRange(10, 20),
+    /** Which users get a task. @default ['train', 'test'] */
+    splits: z.array(z.enum(['train', 'test'])).default(['train', 'test']),
+    /** Minutes after the last interaction of its day at which a subtask happens. @default 30 */
+    delayMinutes: z.number().min(0.1).default(30),
+    /** Most rubric assertions per subtask (focal preference first). @default 4 */
+    maxRubrics: z.number().int().min(1).default(4),
+  })
+  .strict();
+export type VitaBenchSystemConfig = z.infer<typeof VitaBenchSystemConfig>;
+
+/**
+ * The `export.systems` section: published-system evaluation sets, both off by default.
+ *
+ * @example SystemsConfig.parse({ m2a: { enabled: true, hostFile: 'data/locomo10.json' } })
+ */
+export const SystemsConfig = z
+  .object({
+    m2a: M2aSystemConfig.prefault({}),
+    vitabench: VitaBenchSystemConfig.prefault({}),
+  })
+  .strict();
+export type SystemsConfig = z.infer<typeof SystemsConfig>;

@@ -1,0 +1,34 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../errors/index.js';
+import { readLines } from './read-lines.js';
+
+const collect = async (iterable: AsyncIterable<string>) => {
+  const out: string[] = [];
+  for await (const line of iterable) out.push(line);
+  return out;
+};
+
+describe('readLines', () => {
+  it('splits lines across chunk boundaries, multi-byte characters included', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pf-lines-'));
+    const lines = ['', 'héllo wörld 🍜', 'x'.repeat(50), 'last\r', 'no newline at end'];
+    await writeFile(join(dir, 'a.txt'), lines.join('\n'));
+    for (const chunkBytes of [1, 3, 7, 1 << 20]) {
+      expect(await collect(readLines(join(dir, 'a.txt'), { chunkBytes }))).toEqual([
+        '',
+        'héllo wörld 🍜',
+        'x'.repeat(50),
+        'last',
+        'no newline at end',
+      ]);
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('throws an InputError for a missing file', async () => {
+    await expect(collect(readLines('/nonexistent/file.jsonl'))).rejects.toBeInstanceOf(InputError);
+  });
+});

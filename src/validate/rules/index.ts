@@ -1,0 +1,36 @@
+import type { RuleCheck } from '../types.js';
+import { chronologyCheck } from './chronology.js';
+import { episodicCoverageCheck } from './episodic-coverage.js';
+import { futureInfoCheck } from './future-info.js';
+import { idsCheck } from './ids.js';
+import { imageRefsCheck } from './image-refs.js';
+import { multipleChoiceCheck } from './multiple-choice.js';
+import { qaEvidenceCheck } from './qa-evidence.js';
+import { sessionGapCheck } from './session-gap.js';
+import { slotExpressedCheck } from './slot-expressed.js';
+import { trajectoryTagsCheck } from './trajectory-tags.js';
+
+export { chronologyCheck } from './chronology.js';
+export { episodicCoverageCheck } from './episodic-coverage.js';
+export { futureInfoCheck, latestTimeIn, memoryEntryTimes } from './future-info.js';
+export { idsCheck } from './ids.js';
+export { countImagePlaceholders, imageRefsCheck } from './image-refs.js';
+export { multipleChoiceCheck } from './multiple-choice.js';
+export { qaEvidenceCheck } from './qa-evidence.js';
+export { sessionGapCheck } from './session-gap.js';
+export { keywordCoverage, normaliseText, slotExpressedCheck } from './slot-expressed.js';
+export { type ParsedStep, parseTrajectoryStep, trajectoryTagsCheck } from './trajectory-tags.js';
+
+/** Every rule check, in the order validation.json lists them. */
+export const RULE_CHECKS: readonly RuleCheck[] = [
+  chronologyCheck,
+  sessionGapCheck,
+  idsCheck,
+  episodicCoverageCheck,
+  qaEvidenceCheck,
+  slotExpressedCheck,
+  multipleChoiceCheck,
+  imageRefsCheck,
+  trajectoryTagsCheck,
+  futureInfoCheck,
+];

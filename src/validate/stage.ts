@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ReduceStage } from '../pipeline/types.js';
+import { ValidateConfig } from '../schemas/validate-config.js';
+import { writeJson } from '../util/fs.js';
+import { readRunBundles } from './read-run.js';
+import { validateCorpus } from './validate-corpus.js';
+
+/**
+ * The validate stage: reads plan, dialogues and memory, runs rule checks, judges and dedup,
+ * quarantines failing users through the context and writes `<run-dir>/validation.json`.
+ *
+ * @example await validateStage.run(ctx) // { in: 12, out: 11, quarantined: 1 }
+ */
+export const validateStage: ReduceStage = {
+  kind: 'reduce',
+  name: 'validate',
+  inputs: ['plan', 'synth', 'memory'],
+  outputs: ['validation.json'],
+  async run(ctx) {
+    const config = ValidateConfig.parse(ctx.config.validate ?? {});
+    const poolDir = config.imagePoolDir === null ? null : resolve(ctx.runDir, config.imagePoolDir);
+    let skipped = 0;
+    const users = readRunBundles(ctx.runDir, {
+      onSkip: (userId, reason) => {
+        skipped++;
+        ctx.quarantine({ inputId: userId, reason, check: 'input' });
+      },
+    });
+    const report = await validateCorpus(users, {
+      config,
+      llm: ctx.llm,
+      imageExists: (path) => poolDir !== null && existsSync(join(poolDir, path)),
+      onQuarantine: (record) => ctx.quarantine(record),
+      onProgress: (done) => ctx.progress(done, 0),
+      signal: ctx.signal,
+    });
+    await writeJson(join(ctx.runDir, 'validation.json'), report);
+    return {
+      in: report.totals.users + skipped,
+      out: report.totals.users - report.totals.quarantinedUsers,
+      quarantined: report.totals.quarantinedUsers,
+      notes: {
+        ruleFailures: report.totals.ruleFailures,
+        judgeFailures: report.totals.judgeFailures,
+        judgeMode: report.judgeMode,
+      },
+    };
+  },
+};

@@ -1,0 +1,78 @@
+import type { Turn, UserDialogue } from '../schemas/dialogue.js';
+import type { UserMemory } from '../schemas/memory.js';
+import type { UserPlan } from '../schemas/plan.js';
+import type { ValidateConfig } from '../schemas/validate-config.js';
+
+/** Everything validation knows about one user: the plan (truth), the dialogue, and the memory records. */
+export interface UserBundle {
+  plan: UserPlan;
+  dialogue: UserDialogue;
+  /** Null when the run has no memory stage. */
+  memory: UserMemory | null;
+}
+
+/** A turn located in its session, for lookups by id or by slot. */
+export interface LocatedTurn {
+  turn: Turn;
+  sessionIndex: number;
+  /** Position of the turn inside its session. */
+  position: number;
+}
+
+/** Lookups built once per user and shared by every check. */
+export interface UserIndex {
+  bundle: UserBundle;
+  turnsById: Map<string, LocatedTurn>;
+  /** Slot id → the first turn listing it in `slots`. */
+  turnBySlot: Map<string, LocatedTurn>;
+  slotsById: Map<string, UserPlan['slots'][number]>;
+  imagesById: Map<string, UserPlan['images'][number]>;
+  /** Parsed turn times (ms) per session and position, parsed once for every check. */
+  turnTimes: number[][];
+}
+
+/** One rule failure: who, where (a readable path into the records) and why. */
+export interface RuleFailure {
+  check: string;
+  userId: string;
+  location: string;
+  reason: string;
+}
+
+export interface RuleOptions {
+  config: ValidateConfig;
+  /** Tells whether a pool-relative image path exists (only consulted when `imagePoolDir` is set). */
+  imageExists: (relativePath: string) => boolean;
+}
+
+/** A named rule check: pure, synchronous, one concern. */
+export interface RuleCheck {
+  name: string;
+  description: string;
+  run(index: UserIndex, options: RuleOptions): RuleFailure[];
+}
+
+/**
+ * Builds the per-user lookups every check reads.
+ *
+ * @example const index = indexUser({ plan, dialogue, memory: null });
+ */
+export function indexUser(bundle: UserBundle): UserIndex {
+  const turnsById = new Map<string, LocatedTurn>();
+  const turnBySlot = new Map<string, LocatedTurn>();
+  bundle.dialogue.sessions.forEach((session, sessionIndex) => {
+    session.turns.forEach((turn, position) => {
+      const located = { turn, sessionIndex, position };
+      if (!turnsById.has(turn.id)) turnsById.set(turn.id, located);
+      for (const slot of turn.slots) if (!turnBySlot.has(slot)) turnBySlot.set(slot, located);
+    });
+  });
+  return {
+    bundle,
+    turnsById,
+    turnBySlot,
+    slotsById: new Map(bundle.plan.slots.map((slot) => [slot.id, slot])),
+    imagesById: new Map(bundle.plan.images.map((image) => [image.id, image])),
+    turnTimes: bundle.dialogue.sessions.map((session) => session.turns.map((turn) => Date.parse(turn.time))),
+  };
+}

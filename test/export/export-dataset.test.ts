@@ -1,0 +1,268 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { type ExportSummary, exportDataset, listFiles, PERSONAMEM_COLUMNS } from '../../src/export/index.js';
+import { ExportConfig } from '../../src/schemas/export-config.js';
+import { ValidateConfig } from '../../src/schemas/validate-config.js';
+import { writeJson } from '../../src/util/fs.js';
+import { readRunBundles, validateCorpus } from '../../src/validate/index.js';
+import { DEFECTS } from '../validate/defects.js';
+import { buildFixtureCorpus } from '../validate/fixture.js';
+import { writeRun } from './write-run.js';
+
+let root: string;
+let runDir: string;
+let summary: ExportSummary;
+const config = ExportConfig.parse({ eval: { splits: ['train', 'test'] } });
+
+const lines = async (path: string) =>
+  (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+
+/** Minimal RFC 4180 parser for the test (quoted fields, doubled quotes, embedded commas/newlines). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += char;
+  }
+  return rows;
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'pf-export-'));
+  runDir = join(root, 'run');
+  const users = buildFixtureCorpus(9);
+  DEFECTS.find((defect) => defect.check === 'multiple_choice')!.apply(users[2]!, null);
+  await writeRun(runDir, users);
+  await mkdir(join(runDir, 'plan', 'images', 'builtin'), { recursive: true });
+  await writeFile(join(runDir, 'plan', 'images', 'builtin', 'cat-0.png'), 'png bytes');
+  const report = await validateCorpus(readRunBundles(runDir), { config: ValidateConfig.parse({}) });
+  await writeJson(join(runDir, 'validation.json'), report);
+  summary = await exportDataset(runDir, { config, seed: 42, generation: { pipeline: 'test' } });
+});
+afterAll(async () => rm(root, { recursive: true, force: true }));
+
+describe('exportDataset', () => {
+  it('leaves quarantined users out and splits by persona', async () => {
+    expect(summary.excluded).toBe(1);
+    expect(summary.users).toEqual({ train: 6, test: 2 });
+    const usersOf = async (path: string) => new Set((await lines(path)).map((row) => row.user_id as string));
+    for (const kind of ['sft', 'rl']) {
+      const train = await usersOf(join(runDir, 'export', kind, 'train.jsonl'));
+      const test = await usersOf(join(runDir, 'export', kind, 'test.jsonl'));
+      expect([...train].filter((user) => test.has(user))).toEqual([]);
+      expect(train.has('user-0002') || test.has('user-0002')).toBe(false);
+      expect(test).toEqual(new Set(['user-0003', 'user-0007']));
+    }
+  });
+
+  it('writes parquet that hyparquet reads back equal to the jsonl', async () => {
+    for (const kind of ['sft', 'rl']) {
+      for (const split of ['train', 'test']) {
+        const expected = await lines(join(runDir, 'export', kind, `${split}.jsonl`));
+        const bytes = await readFile(join(runDir, 'export', kind, `${split}.parquet`));
+        const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+        const actual = await parquetReadObjects({ file });
+        expect(actual.length).toBeGreaterThan(0);
+        expect(actual).toEqual(expected);
+      }
+    }
+  });
+
+  it('mixes SFT tasks by the configured ratio and keeps ms-swift rows well formed', async () => {
+    const rows = await lines(join(runDir, 'export', 'sft', 'train.jsonl'));
+    const byTask = summary.sft.train;
+    // 6 users × 5 trajectories = 30 reasoning; 18 of each memory task → reasoning binds the mix.
+    expect(byTask.reasoning).toBe(summary.candidates.sft.train.reasoning);
+    expect(byTask.personality_inference! / byTask.reasoning!).toBeCloseTo(0.103 / 0.436, 1);
+    expect(byTask.tree_ops).toBeUndefined();
+    for (const row of rows) {
+      expect(Object.keys(row)).toEqual(['id', 'user_id', 'task', 'messages', 'images']);
+      const placeholders = row.messages
+        .map((m: { content: string }) => m.content.split('<image>').length - 1)
+        .reduce((a: number, b: number) => a + b, 0);
+      expect(placeholders).toBe(row.images.length);
+      expect(row.messages.at(-1).role).toBe('assistant');
+    }
+    const reasoning = rows.find((row) => row.task === 'reasoning');
+    expect(reasoning.messages.map((m: { role: string }) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+    expect(rows.some((row) => row.images.length > 0)).toBe(true);
+  });
+
+  it('writes RL rows with reward columns, SPEC mix and no future memory', async () => {
+    const rows = await lines(join(runDir, 'export', 'rl', 'train.jsonl'));
+    for (const row of rows) {
+      expect(row.messages.at(-1).role).toBe('user');
+      expect(['open', 'mc', 'binary']).toContain(row.answer_type);
+      if (row.answer_type === 'mc') {
+        expect(row.choices).toHaveLength(4);
+        expect(row.solution).toMatch(/^\([a-d]\)$/);
+      }
+      if (row.memory_snapshot !== '') {
+        const snapshot = JSON.parse(row.memory_snapshot);
+        expect(snapshot.time.slice(0, 16).replace('T', ' ') <= row.question_time).toBe(true);
+      }
+    }
+    const counts = summary.rl.train;
+    expect(counts.mc! / (counts.mc! + counts.open! + counts.binary!)).toBeCloseTo(0.556, 1);
+  });
+
+  it('writes the PersonaMem CSV with exactly the published columns', async () => {
+    const rows = parseCsv(
+      await readFile(join(runDir, 'export', 'eval', 'personamem', 'questions.csv'), 'utf8'),
+    );
+    expect(rows[0]).toEqual([...PERSONAMEM_COLUMNS]);
+    expect(rows.length - 1).toBe(8);
+    for (const row of rows.slice(1)) {
+      expect(row).toHaveLength(PERSONAMEM_COLUMNS.length);
+      const record = Object.fromEntries(PERSONAMEM_COLUMNS.map((column, i) => [column, row[i]!]));
+      expect(record.correct_answer).toMatch(/^\([a-d]\)$/);
+      expect(record.all_options).toMatch(/^\['\(a\) .*', '\(b\) .*', '\(c\) .*', '\(d\) .*'\]$/);
+      expect(record.distance_to_ref_proportion_in_context).toMatch(/^\d+\.\d\d%$/);
+      expect(Number(record.end_index_in_shared_context)).toBeGreaterThan(1);
+    }
+    const contexts = await lines(join(runDir, 'export', 'eval', 'personamem', 'shared_contexts.jsonl'));
+    expect(contexts).toHaveLength(8);
+  });
+
+  it('writes Persona-MME questions and user_data.json', async () => {
+    const dir = join(runDir, 'export', 'eval', 'persona-mme');
+    const questions = JSON.parse(await readFile(join(dir, 'Persona-MME.json'), 'utf8'));
+    expect(questions).toHaveLength(16);
+    const mc = questions.find(
+      (q: { question_type: string }) => q.question_type === 'Latest Preference Recognition',
+    );
+    expect(mc).toMatchObject({
+      type: 'Preference Recognition',
+      answer: '(a)',
+      data_path: './samples/user-0000/user_data.json',
+    });
+    expect(Object.keys(mc.choices)).toEqual(['(a)', '(b)', '(c)', '(d)']);
+    expect(mc.time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    expect(questions.some((q: { alignment?: unknown }) => q.alignment !== undefined)).toBe(true);
+    const data = JSON.parse(await readFile(join(dir, 'samples', 'user-0000', 'user_data.json'), 'utf8'));
+    expect(data.sessions).toHaveLength(3);
+    expect(data.sessions[0][0]).toEqual({
+      time: '2024-03-01 09:00',
+      user: expect.any(String),
+      assistant: expect.any(String),
+    });
+    expect(data.sessions[1][0].user.startsWith('<img>')).toBe(true);
+    expect(data.imgs).toEqual(['images/builtin/cat-0.png']);
+  });
+
+  it('writes LoCoMo-shaped conversations with evidence dia_ids and categories', async () => {
+    const samples = JSON.parse(await readFile(join(runDir, 'export', 'eval', 'locomo.json'), 'utf8'));
+    expect(samples).toHaveLength(8);
+    const sample = samples[0];
+    expect(sample.sample_id).toBe('user-0000');
+    expect(sample.conversation.session_1_date_time).toBe('9:00 am on 1 March, 2024');
+    expect(sample.conversation.session_1[0]).toMatchObject({
+      dia_id: 'D1:1',
+      speaker: sample.conversation.speaker_a,
+    });
+    expect(sample.conversation.session_2[0]).toMatchObject({
+      img_url: ['images/builtin/cat-0.png'],
+      blip_caption: 'a grey cat on a sofa',
+    });
+    expect(sample.qa).toEqual([
+      { question: expect.any(String), answer: expect.any(String), evidence: ['D1:1'], category: 4 },
+      { question: expect.any(String), evidence: [], category: 5, adversarial_answer: 'unknown' },
+    ]);
+  });
+
+  it('writes a dataset card whose front matter parses with the right splits and counts', async () => {
+    const card = await readFile(join(runDir, 'export', 'README.md'), 'utf8');
+    const match = /^---\n([\s\S]*?)\n---\n/.exec(card);
+    const front = parseYaml(match![1]!);
+    expect(front.license).toBe('apache-2.0');
+    expect(front.configs).toEqual([
+      {
+        config_name: 'sft',
+        data_files: [
+          { split: 'train', path: 'sft/train.parquet' },
+          { split: 'test', path: 'sft/test.parquet' },
+        ],
+      },
+      {
+        config_name: 'rl',
+        data_files: [
+          { split: 'train', path: 'rl/train.parquet' },
+          { split: 'test', path: 'rl/test.parquet' },
+        ],
+      },
+    ]);
+    for (const info of front.dataset_info) {
+      for (const split of info.splits) {
+        const count = (await lines(join(runDir, 'export', info.config_name, `${split.name}.jsonl`))).length;
+        expect(split.num_examples).toBe(count);
+      }
+    }
+    expect(front.persona_forge.offline).toEqual({ realizer: true, memory: true, judges: true });
+    expect(front.tags).toContain('offline-generated');
+    expect(card).toContain('offline template realizer');
+  });
+
+  it('is byte-identical when run again with the same seed', async () => {
+    const again = join(root, 'again');
+    await exportDataset(runDir, { config, seed: 42, outDir: again, generation: { pipeline: 'test' } });
+    const first = await listFiles(join(runDir, 'export'));
+    expect(await listFiles(again)).toEqual(first);
+    for (const file of first) {
+      expect(await readFile(join(again, file.path)), file.path).toEqual(
+        await readFile(join(runDir, 'export', file.path)),
+      );
+    }
+  });
+});
+
+describe('images', () => {
+  it('copies the referenced pool images into the export so image paths resolve inside it', async () => {
+    expect(summary.images).toEqual({ copied: 1, missing: [] });
+    expect(await readFile(join(runDir, 'export', 'images', 'builtin', 'cat-0.png'), 'utf8')).toBe(
+      'png bytes',
+    );
+    const rows = await lines(join(runDir, 'export', 'sft', 'train.jsonl'));
+    for (const path of rows.flatMap((row) => row.images as string[])) {
+      expect(await readFile(join(runDir, 'export', path), 'utf8')).toBe('png bytes');
+    }
+  });
+});
+
+describe('dataset card', () => {
+  it('uses no YAML anchors or aliases (the Hub reads plain YAML)', async () => {
+    const card = await readFile(join(runDir, 'export', 'README.md'), 'utf8');
+    const front = /^---\n([\s\S]*?)\n---\n/.exec(card)![1]!;
+    expect(front).not.toMatch(/[&*]a\d/);
+  });
+});

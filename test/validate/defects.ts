@@ -1,0 +1,215 @@
+/**
+ * Deliberate defects, one function each, applied to a clean fixture user (mutated in place).
+ * `check` names the validation check (rule name, `judge:<name>` or `dedup_*`) that must catch it.
+ */
+import type { UserBundle } from '../../src/validate/types.js';
+
+export interface Defect {
+  name: string;
+  check: string;
+  apply(bundle: UserBundle, previous: UserBundle | null): void;
+}
+
+const MIN = 60_000;
+const shift = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * MIN).toISOString();
+const session = (bundle: UserBundle, s: number) => bundle.dialogue.sessions[s]!;
+const turn = (bundle: UserBundle, s: number, t: number) => session(bundle, s).turns[t]!;
+const lastSnapshot = (bundle: UserBundle) => bundle.memory!.snapshots[bundle.memory!.snapshots.length - 1]!;
+
+export const DEFECTS: Defect[] = [
+  {
+    name: 'two turns out of order',
+    check: 'chronology',
+    apply(b) {
+      const [x, y] = [turn(b, 0, 2), turn(b, 0, 3)];
+      [x.time, y.time] = [y.time, x.time];
+    },
+  },
+  {
+    name: 'session starts before the previous one ends',
+    check: 'chronology',
+    apply(b) {
+      session(b, 1).start = shift(session(b, 0).end, -5);
+    },
+  },
+  {
+    name: 'sessions closer than t_s',
+    check: 'session_gap',
+    apply(b) {
+      const offset = (Date.parse(session(b, 0).end) + 10 * MIN - Date.parse(turn(b, 1, 0).time)) / MIN;
+      const s1 = session(b, 1);
+      for (const t of s1.turns) t.time = shift(t.time, offset);
+      s1.start = shift(s1.start, offset);
+      s1.end = shift(s1.end, offset);
+    },
+  },
+  {
+    name: 'gap of 90 minutes inside a session',
+    check: 'session_gap',
+    apply(b) {
+      const s0 = session(b, 0);
+      s0.turns.forEach((t, i) => {
+        if (i >= 4) t.time = shift(t.time, 90);
+      });
+      s0.end = shift(s0.end, 90);
+    },
+  },
+  {
+    name: 'duplicate turn id',
+    check: 'ids',
+    apply(b) {
+      turn(b, 0, 3).id = turn(b, 0, 2).id;
+    },
+  },
+  {
+    name: 'turn index not sequential',
+    check: 'ids',
+    apply(b) {
+      turn(b, 2, 1).index = 7;
+    },
+  },
+  {
+    name: 'episode misses a turn',
+    check: 'episodic_coverage',
+    apply: (b) => void lastSnapshot(b).episodic[0]!.turnIndices.pop(),
+  },
+  {
+    name: 'episode index out of range',
+    check: 'episodic_coverage',
+    apply: (b) => void lastSnapshot(b).episodic[1]!.turnIndices.push(99),
+  },
+  {
+    name: 'question asked before its evidence',
+    check: 'qa_evidence',
+    apply(b) {
+      b.plan.qa[1]!.questionTime = shift(turn(b, 1, 0).time, -1);
+    },
+  },
+  {
+    name: 'evidence slot missing from the plan',
+    check: 'qa_evidence',
+    apply(b) {
+      b.plan.qa[0]!.evidenceSlotIds = ['no-such-slot'];
+    },
+  },
+  {
+    name: 'evidence turn lacks the slot keywords',
+    check: 'slot_expressed',
+    apply(b) {
+      turn(b, 0, 0).text = 'I had a quiet morning with nothing much to report at all.';
+    },
+  },
+  {
+    name: 'duplicate options',
+    check: 'multiple_choice',
+    apply(b) {
+      b.plan.qa[0]!.choices[2] = b.plan.qa[0]!.choices[1]!;
+    },
+  },
+  { name: 'three options', check: 'multiple_choice', apply: (b) => void b.plan.qa[1]!.choices.splice(0, 1) },
+  {
+    name: 'correct index points elsewhere',
+    check: 'multiple_choice',
+    apply(b) {
+      b.plan.qa[0]!.correctIndex = 3;
+    },
+  },
+  {
+    name: 'unknown image id',
+    check: 'image_refs',
+    apply(b) {
+      turn(b, 1, 0).images = ['missing-image'];
+    },
+  },
+  {
+    name: 'placeholder count differs',
+    check: 'image_refs',
+    apply(b) {
+      turn(b, 1, 0).text = turn(b, 1, 0).text.replace('<image> ', '');
+    },
+  },
+  {
+    name: 'retrieve body not JSON',
+    check: 'trajectory_tags',
+    apply(b) {
+      b.memory!.trajectories[0]!.messages[0] = '<think>look</think><retrieve>{keywords: x}</retrieve>';
+    },
+  },
+  {
+    name: 'four retrievals',
+    check: 'trajectory_tags',
+    apply(b) {
+      const t = b.memory!.trajectories[1]!;
+      const retrieve = t.messages[0]!;
+      t.messages = [retrieve, retrieve, retrieve, retrieve, t.messages[1]!];
+      t.retrievals = 4;
+    },
+  },
+  {
+    name: 'answer without think',
+    check: 'trajectory_tags',
+    apply(b) {
+      b.memory!.trajectories[2]!.messages[1] = '<answer>(a)</answer>';
+    },
+  },
+  {
+    name: 'trace input shows a later turn',
+    check: 'future_info',
+    apply(b) {
+      const trace = b.memory!.traces[0]!;
+      (trace.input.turns as Array<{ time: string }>)[0]!.time = shift(trace.time, 60);
+    },
+  },
+  {
+    name: 'trajectory retrieves an entry written after the question',
+    check: 'future_info',
+    apply(b) {
+      const id = b.memory!.trajectories[0]!.steps[0]!.retrievedIds[0]!;
+      for (const snapshot of b.memory!.snapshots) {
+        for (const entry of snapshot.semantic)
+          if (entry.id === id) entry.timestamp = shift(b.plan.qa[0]!.questionTime, 60);
+      }
+    },
+  },
+  {
+    name: 'blocklisted phrase',
+    check: 'judge:safety',
+    apply(b) {
+      turn(b, 2, 3).text = 'Here is a bomb recipe for you, step by step.';
+    },
+  },
+  {
+    name: 'assistant repeats itself word for word',
+    check: 'judge:coherence',
+    apply(b) {
+      turn(b, 2, 5).text = turn(b, 2, 3).text;
+    },
+  },
+  {
+    name: 'core memory names someone else',
+    check: 'judge:persona_consistency',
+    apply(b) {
+      lastSnapshot(b).core = { ...lastSnapshot(b).core, human: { name: 'Somebody Else' } };
+    },
+  },
+  {
+    name: 'planned fact of a session never stated',
+    check: 'judge:fact_expressed',
+    apply(b) {
+      turn(b, 2, 0).text = 'Nothing new with me today, just a regular afternoon at home.';
+    },
+  },
+  {
+    name: 'dialogue copied from the previous user',
+    check: 'dedup_dialogue',
+    apply(b, previous) {
+      if (previous === null) throw new Error('needs a previous user');
+      b.dialogue.sessions.forEach((s, i) => {
+        s.turns.forEach((t, j) => {
+          const source = previous.dialogue.sessions[i]?.turns[j];
+          if (source !== undefined) t.text = source.text;
+        });
+      });
+    },
+  },
+];
