@@ -189,10 +189,7 @@ export class RecipeError extends PersonaForgeError {
   readonly flag: string | undefined;
   readonly closest: string | undefined;
 
-  constructor(
-    message: string,
-    options: PersonaForgeErrorOptions & { flag?: string; closest?: string } = {},
-  ) {
+  constructor(message: string, options: PersonaForgeErrorOptions & { flag?: string; closest?: string } = {}) {
     super('RECIPE_INVALID', message, options);
     this.flag = options.flag;
     this.closest = options.closest;
@@ -234,7 +231,10 @@ export class InterpolationError extends PersonaForgeError {
 
 /** A plan that cannot be built or found (bad plan settings, a user missing from plan.jsonl). */
 export class PlanError extends PersonaForgeError {
-  constructor(message: string, options: PersonaForgeErrorOptions & { code?: 'PLAN_INVALID' | 'NOT_FOUND' } = {}) {
+  constructor(
+    message: string,
+    options: PersonaForgeErrorOptions & { code?: 'PLAN_INVALID' | 'NOT_FOUND' } = {},
+  ) {
     super(options.code ?? 'PLAN_INVALID', message, options);
   }
 }

@@ -105,18 +105,23 @@ export function lineChart(
   const plotH = height - 70;
   const sx = (x: number) => 50 + ((x - xMin) / (xMax - xMin || 1)) * plotW;
   const sy = (y: number) => 30 + plotH - ((y - yMin) / (yMax - yMin || 1)) * plotH;
-  const legendRow = 0;
+  let legendRow = 0;
   const lines = series.map((s, i) => {
     const c = color(s.colorIndex ?? i);
     const d = s.points
       .map((p, j) => `${j === 0 ? 'M' : 'L'}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`)
       .join(' ');
     const dash = s.dashed === true ? ' stroke-dasharray="5 3"' : '';
+    const first = s.points[0];
     const single =
-      s.points.length === 1
-        ? `<circle class="mark" cx="${sx(s.points[0]!.x).toFixed(1)}" cy="${sy(s.points[0]!.y).toFixed(1)}" r="3" fill="${color(i)}"/>`
+      s.points.length === 1 && first !== undefined
+        ? `<circle class="mark" cx="${sx(first.x).toFixed(1)}" cy="${sy(first.y).toFixed(1)}" r="3" fill="${c}"/>`
         : '';
-    return `<path class="mark" d="${d}" fill="none" stroke="${color(i)}" stroke-width="2"${dash}><title>${escapeXml(s.name)}</title></path>${single}<text x="${width - 120}" y="${36 + i * 16}" fill="${color(i)}">${escapeXml(s.name)}</text>`;
+    const legend =
+      s.hideInLegend === true
+        ? ''
+        : `<text x="${width - 120}" y="${36 + legendRow++ * 16}" fill="${c}">${escapeXml(s.name)}</text>`;
+    return `<path class="mark" d="${d}" fill="none" stroke="${c}" stroke-width="2"${dash}><title>${escapeXml(s.name)}</title></path>${single}${legend}`;
   });
   const axis = `<line x1="50" y1="${30 + plotH}" x2="${50 + plotW}" y2="${30 + plotH}" stroke="#888"/><line x1="50" y1="30" x2="50" y2="${30 + plotH}" stroke="#888"/><text x="44" y="36" text-anchor="end">${fmt(yMax)}</text><text x="44" y="${30 + plotH}" text-anchor="end">${fmt(yMin)}</text><text x="${50 + plotW / 2}" y="${height - 6}" text-anchor="middle">${escapeXml(options.xLabel)}</text><text x="50" y="${height - 22}">${fmt(xMin)}</text><text x="${50 + plotW}" y="${height - 22}" text-anchor="end">${fmt(xMax)}</text>`;
   return svg(width, height, options.title, axis + lines.join(''));
