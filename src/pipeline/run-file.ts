@@ -20,6 +20,8 @@ export interface RunFileOptions {
   signal?: AbortSignal;
   /** Run only these stages of the pipeline. */
   only?: string[];
+  /** Run these stages even if they already finished with this configuration. */
+  force?: string[];
   stages?: Record<string, StageEntry>;
   env?: Record<string, string | undefined>;
   /** A partial pipeline deep-merged over the file (as if it were the last `extends:` layer). */
@@ -52,7 +54,8 @@ export async function runStagesInDir(
   options: Omit<RunFileOptions, 'outDir' | 'only'> = {},
 ): Promise<RunSummary> {
   const config = await readRunConfig(runDir);
-  return runConfig(config, join(runDir, 'manifest.json'), { ...options, outDir: runDir, only });
+  // Naming a stage on the command line means "run it again", even if it already finished.
+  return runConfig(config, join(runDir, 'manifest.json'), { ...options, outDir: runDir, only, force: only });
 }
 
 /** The resolved pipeline configuration recorded in a run directory's manifest. */
@@ -110,6 +113,7 @@ async function runConfig(config: PipelineConfig, file: string, options: RunFileO
     stages: options.stages ?? defaultStages,
     shard: options.shard ?? null,
     ...(options.only === undefined ? {} : { only: options.only }),
+    ...(options.force === undefined ? {} : { force: options.force }),
     ...(options.reporter === undefined ? {} : { reporter: options.reporter }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

@@ -30,6 +30,8 @@ export interface RunPipelineOptions {
   shard?: { index: number; count: number } | null;
   /** Run only these stages of the pipeline's list (earlier outputs must exist). */
   only?: string[];
+  /** Run these stages again even when a finished run of the same configuration exists. */
+  force?: string[];
   reporter?: RunReporter;
   signal?: AbortSignal;
   /** Milliseconds clock, injectable for tests. @default Date.now */
@@ -127,7 +129,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       continue;
     }
     const marker = await readMarker(runDir, name);
-    if (marker !== null && marker.fingerprint === fingerprint) {
+    if (marker !== null && marker.fingerprint === fingerprint && options.force?.includes(name) !== true) {
       reporter({ type: 'stage-skip', stage: name, reason: 'already complete for this configuration' });
       summaries.push({
         ...base,

@@ -59,14 +59,21 @@ export function renderReport(data: ReportData): string {
   const personality = data.personality
     .map((user, i) => {
       const series: Series[] = [];
-      BIG_FIVE_TRAITS.forEach((trait) => {
+      const endDay = Math.max(0, ...user.planned.map((p) => p.day), ...user.tracked.map((p) => p.day));
+      BIG_FIVE_TRAITS.forEach((trait, t) => {
         series.push({
-          name: `${trait} (plan)`,
-          points: stepPoints(user.planned.map((p) => ({ x: p.day, y: p.bigFive[trait] }))),
+          name: trait,
+          colorIndex: t,
+          points: stepPoints(
+            user.planned.map((p) => ({ x: p.day, y: p.bigFive[trait] })),
+            endDay,
+          ),
         });
         if (user.tracked.length > 0)
           series.push({
             name: `${trait} (PEM)`,
+            colorIndex: t,
+            hideInLegend: true,
             points: user.tracked.map((p) => ({ x: p.day, y: p.bigFive[trait] })),
             dashed: true,
           });
@@ -113,13 +120,18 @@ export function renderReport(data: ReportData): string {
 `;
 }
 
-/** Planned personality is piecewise constant: draw it as steps. */
-function stepPoints(points: Array<{ x: number; y: number }>): Array<{ x: number; y: number }> {
+/** Planned personality is piecewise constant: draw it as steps, held to `endDay`. */
+function stepPoints(
+  points: Array<{ x: number; y: number }>,
+  endDay: number,
+): Array<{ x: number; y: number }> {
   const out: Array<{ x: number; y: number }> = [];
   points.forEach((p, i) => {
     const prev = out[out.length - 1];
     if (i > 0 && prev !== undefined) out.push({ x: p.x, y: prev.y });
     out.push(p);
   });
+  const last = out[out.length - 1];
+  if (last !== undefined && last.x < endDay) out.push({ x: endDay, y: last.y });
   return out;
 }

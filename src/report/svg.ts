@@ -171,5 +171,5 @@ export function timelineChart(
 }
 
 function svg(width: number, height: number, title: string, body: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(title)}"><style>text{font:11px sans-serif;fill:#333}</style>${body}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(title)}"><style>text{font:11px sans-serif}</style>${body}</svg>`;
 }
