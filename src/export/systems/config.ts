@@ -15,7 +15,7 @@ export const M2aSystemConfig = z
   .object({
     /** Write `export/eval/m2a/`. @default false */
     enabled: z.boolean().default(false),
-    /** A LoCoMo-format file (a list like `locomo10.json`, or one record); user i gets record i mod n. */
+    /** A LoCoMo-format file (a list like `locomo10.json`, or one record), relative to the working directory; user i gets record i mod n. */
     hostFile: z.string().min(1).optional(),
     hostFormat: z.literal('locomo').default('locomo'),
     /**

@@ -234,8 +234,9 @@ export function buildVitaBenchTask(
       (p) => focal === undefined || p.slot === focal.slot || p.category === focal.category,
     ))
       rubrics.push(`The agent must not rely on the outdated preference (${preferenceTag(old)}).`);
+    // Other constraints of the same kind of request: active, unconditional, same category (dislikes first).
     const related = active
-      .filter((p) => p !== focal && p.condition === null && DOMAINS[p.category].includes(domain))
+      .filter((p) => p !== focal && p.condition === null && p.category === (focal?.category ?? 'food'))
       .sort((a, b) =>
         a.polarity === b.polarity ? (a.id < b.id ? -1 : 1) : a.polarity === 'dislike' ? -1 : 1,
       );
