@@ -34,10 +34,10 @@ export interface RlRow {
   memory_snapshot: string;
 }
 
-function questionMessages(bundle: ExportBundle, qa: QaTarget): Message[] {
+function questionMessages(bundle: ExportBundle, qa: QaTarget, open = false): Message[] {
   const snapshot = bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
   const options =
-    qa.answerType === 'open'
+    open || qa.answerType === 'open'
       ? ''
       : `\nOptions:\n${qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`).join('\n')}`;
   return [
@@ -126,6 +126,23 @@ export function* rlCandidates(bundle: ExportBundle, config: ExportConfig): Gener
       // Key order is the schema's (records are parsed by zod), so plain JSON is byte-stable.
       memory_snapshot: snapshot === null ? '' : JSON.stringify(snapshot),
     };
+    // Open-ended verifiable variant (PersonaVLM's RL mix): the same in-situ question without
+    // options, judged against the planned answer text.
+    if (qa.answerType === 'mc') {
+      yield {
+        id: `${userId}:open:${qa.id}`,
+        user_id: userId,
+        task: 'open',
+        answer_type: 'open',
+        messages: questionMessages(bundle, qa, true),
+        images: [],
+        solution: qa.answer,
+        choices: [],
+        gt_ops: '',
+        question_time: formatMinute(qa.questionTime),
+        memory_snapshot: snapshot === null ? '' : JSON.stringify(snapshot),
+      };
+    }
   }
   const imagePath = imagePathFor(bundle, config);
   for (const trace of bundle.memory?.traces ?? []) {

@@ -15,6 +15,6 @@ export const defaultStages: Record<string, StageEntry> = {
   synth: { stage: synthStage as StageEntry['stage'], roles: ['realizer', 'judge'] },
   memory: { stage: memoryStage as StageEntry['stage'], roles: ['judge', 'embedder'] },
   validate: { stage: validateStage, roles: ['judge'] },
-  export: { stage: exportStage, roles: [] },
+  export: { stage: exportStage, roles: ['realizer'] },
   report: { stage: reportStage, roles: [] },
 };
