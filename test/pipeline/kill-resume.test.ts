@@ -51,7 +51,7 @@ describe('resume after kill -9', () => {
     const killed = await mkdtemp(join(tmpdir(), 'pf-kill-'));
     dirs.push(reference, killed);
     expect((await runChild(reference, 0)).code).toBe(0);
-    const first = await runChild(killed, 40, 5);
+    const first = await runChild(killed, 80, 3);
     expect(first.signal).toBe('SIGKILL');
     const journal = await readFile(join(killed, '.state/synth.journal.jsonl'), 'utf8');
     const done = journal.split('\n').filter((l) => l.trim() !== '').length;
