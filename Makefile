@@ -23,7 +23,9 @@ typecheck: install
 	npx --no-install tsc --noEmit -p tsconfig.json
 
 vitest: install
-	npx --no-install vitest run
+	@mkdir -p .cache
+	npx --no-install vitest run --reporter=default --reporter=json --outputFile.json=.cache/vitest.json
+	@node -e 'const r=require("./.cache/vitest.json");console.log("vitest: "+r.numPassedTests+" passed, "+r.numFailedTests+" failed, "+(r.numPendingTests+r.numTodoTests)+" skipped")'
 
 pytest:
 	@if [ -d python ] && ls python/test_*.py >/dev/null 2>&1; then \
