@@ -1,17 +1,4 @@
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+import { MONTH_NAMES as MONTHS } from '../util/months.js';
 
 /**
  * ISO → "YYYY-MM-DD HH:MM" (UTC), the minute format of Persona-MME and `<retrieve>` windows.
