@@ -18,6 +18,11 @@ export function createProgram(): Command {
   return program;
 }
 
+/** Commands that finish with a status other than success (e.g. a failed preflight) report it here. */
+export function setExitCode(code: number): void {
+  process.exitCode = code;
+}
+
 /** Entry point used by bin/persona-forge.js. Sets process.exitCode; never throws. */
 export async function main(argv: string[]): Promise<void> {
   const program = createProgram();

@@ -38,7 +38,7 @@ function loadOptions(options: TrainCliOptions): {
  * passes, 1 otherwise; a launch returns 0 or throws (`PreflightError`, `TrainingJobError`).
  *
  * @example
- * process.exitCode = await trainCommand('recipes/personavlm-sft.yaml', { dryRun: true });
+ * const exitCode = await trainCommand('recipes/personavlm-sft.yaml', { dryRun: true });
  */
 export async function trainCommand(recipePath: string, options: TrainCliOptions = {}): Promise<number> {
   const print = options.print ?? ((text: string) => process.stdout.write(text));
@@ -73,7 +73,7 @@ export async function trainCommand(recipePath: string, options: TrainCliOptions 
  * last checkpoint. Dry run prints both commands, the handoff and both preflights.
  *
  * @example
- * process.exitCode = await trainChainCommand('recipes/personavlm-sft.yaml', 'recipes/personavlm-grpo.yaml', { dryRun: true });
+ * const exitCode = await trainChainCommand('recipes/personavlm-sft.yaml', 'recipes/personavlm-grpo.yaml', { dryRun: true });
  */
 export async function trainChainCommand(
   sftPath: string,

@@ -1,3 +1,4 @@
+import { MONTH_NAMES as MONTHS } from '../../src/util/months.js';
 /**
  * A small LoCoMo-format record (FORMATS.md §1 shape; invented content, no LoCoMo data) with the
  * quirks the interpolation must survive: image turns with extra fields, observations whose
@@ -11,21 +12,6 @@ export interface LocomoFixtureOptions {
   /** Days between sessions. @default 9 */
   gapDays?: number;
 }
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 function locomoTime(ms: number): string {
   const d = new Date(ms);

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { setExitCode } from '../main.js';
 import { parseNumber } from '../parse.js';
 
 interface TrainFlags {
@@ -208,7 +209,7 @@ export function registerToolCommands(program: Command): void {
         if (sft === undefined || rl === undefined || rest.length > 2) {
           throw new Error('usage: persona-forge train chain <sft.yaml> <rl.yaml> [--dry-run]');
         }
-        process.exitCode = await trainChainCommand(sft, rl, options);
+        setExitCode(await trainChainCommand(sft, rl, options));
         return;
       }
       if (rest.length > 0) {
@@ -216,7 +217,7 @@ export function registerToolCommands(program: Command): void {
           `unexpected argument "${rest[0]}" (did you mean \`train chain ${recipe} ${rest[0]}\`?)`,
         );
       }
-      process.exitCode = await trainCommand(recipe, options);
+      setExitCode(await trainCommand(recipe, options));
     });
 
   program
