@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { isPersonaForgeError } from '../errors/index.js';
+import { exitCodeFor, isPersonaForgeError } from '../errors/index.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerToolCommands } from './commands/tools.js';
 
@@ -34,7 +34,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode;
       return;
     }
-    process.exitCode = 1;
+    process.exitCode = exitCodeFor(error);
     if (debug) {
       console.error(error);
       return;

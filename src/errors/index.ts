@@ -26,7 +26,27 @@ export type ErrorCode =
   | 'PREFLIGHT_FAILED'
   | 'RECIPE_INVALID'
   | 'REWARD_FAILED'
+  | 'EMPTY_RESULT'
+  | 'RUN_LOCKED'
+  | 'DISK_FULL'
+  | 'MERGE_INVALID'
+  | 'EVAL_FAILED'
   | 'NOT_FOUND';
+
+/**
+ * Process exit codes, documented in README.md: 0 ok, 1 error, 2 usage, 3 empty result
+ * (a stage or export left no records), 4 budget reached.
+ */
+export const EXIT_CODES = { ok: 0, error: 1, usage: 2, empty: 3, budget: 4 } as const;
+
+/** The exit code the CLI uses for an error thrown by the library. */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof PersonaForgeError) {
+    if (error.code === 'BUDGET_EXCEEDED') return EXIT_CODES.budget;
+    if (error.code === 'EMPTY_RESULT') return EXIT_CODES.empty;
+  }
+  return EXIT_CODES.error;
+}
 
 export interface PersonaForgeErrorOptions {
   cause?: unknown;
@@ -135,6 +155,29 @@ export class BudgetExceededError extends PersonaForgeError {
     );
     this.budgetUsd = budgetUsd;
     this.spentUsd = spentUsd;
+  }
+}
+
+/**
+ * A stage (or an export) ended with no records left: every input was quarantined. The run
+ * stops after that stage; the CLI exits with code 3.
+ */
+export class EmptyResultError extends PersonaForgeError {
+  readonly stage: string;
+  readonly total: number;
+  readonly topReasons: Array<{ reason: string; count: number }>;
+
+  constructor(stage: string, total: number, topReasons: Array<{ reason: string; count: number }>) {
+    const reasons = topReasons.map((r) => `${r.reason} (${r.count})`).join('; ');
+    super(
+      'EMPTY_RESULT',
+      `no records left after ${stage}: ${total} of ${total} quarantined — see quarantine.jsonl${
+        reasons === '' ? '' : ` (top reasons: ${reasons})`
+      }`,
+    );
+    this.stage = stage;
+    this.total = total;
+    this.topReasons = topReasons;
   }
 }
 
