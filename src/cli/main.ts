@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { exitCodeFor, isPersonaForgeError } from '../errors/index.js';
 import { registerDataCommands } from './commands/data.js';
+import { registerScaleCommands } from './commands/scale.js';
 import { registerToolCommands } from './commands/tools.js';
 
 /**
@@ -15,6 +16,7 @@ export function createProgram(): Command {
     .exitOverride();
   registerDataCommands(program);
   registerToolCommands(program);
+  registerScaleCommands(program);
   return program;
 }
 

@@ -2,6 +2,7 @@ import { cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { RunSummary } from '../../pipeline/runner.js';
+import { resolveAutoShard } from '../../scale/shard.js';
 import { parseNumber, parseShard } from '../parse.js';
 import { createReporter, type OutputMode } from '../reporters.js';
 
@@ -11,7 +12,8 @@ const pipeline = () => import('../../pipeline/run-file.js');
 interface RunFlags {
   out: string;
   seed?: number;
-  shard?: { index: number; count: number };
+  shard?: { index: number; count: number } | 'auto';
+  shards?: number;
   llmBaseUrl?: string;
   llmModel?: string;
   llmApiKeyEnv?: string;
@@ -42,7 +44,9 @@ function runOptions(flags: RunFlags) {
     outDir: flags.out,
     reporter: createReporter(outputMode(flags)),
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-    ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+    ...(flags.shard === undefined
+      ? {}
+      : { shard: flags.shard === 'auto' ? resolveAutoShard(process.env, flags.shards) : flags.shard }),
     ...(llm === undefined ? {} : { llm }),
     ...(flags.budgetUsd === undefined ? {} : { budgetUsd: flags.budgetUsd }),
   };
@@ -80,7 +84,12 @@ export function registerDataCommands(program: Command): void {
       .command('run <pipeline>')
       .description('run every stage the pipeline names (resumes an interrupted run)')
       .requiredOption('--out <dir>', 'run directory')
-      .option('--shard <i/n>', 'process only shard i of n (users split deterministically)', parseShard),
+      .option(
+        '--shard <i/n|auto>',
+        'process only shard i of n (users split deterministically); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX',
+        parseShard,
+      )
+      .option('--shards <n>', 'with --shard auto: the number of shards', (v) => Math.trunc(parseNumber(v))),
   ).action(async (file: string, flags: RunFlags) => {
     printWhere(await (await pipeline()).runPipelineFile(file, runOptions(flags)), flags);
   });
