@@ -1,10 +1,17 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SlurmCluster, slurmUnavailable, startSlurmCluster, until } from '../support/slurm-cluster.js';
+import {
+  PHANTOM_PARTITION,
+  type SlurmCluster,
+  slurmUnavailable,
+  startSlurmCluster,
+  until,
+} from '../support/slurm-cluster.js';
 
 /**
  * `persona-forge slurm run|resume`, `status` and `train --slurm` against a real single-host Slurm
@@ -212,6 +219,63 @@ describe.skipIf(skip !== null)(
       expect(sft.env).toMatchObject({ NODE_RANK: '0', NNODES: '1', MASTER_ADDR: cluster.node });
     }, 240_000);
 
+    it('USR1 before the time limit: rank 0 requeues the job, which resumes from the newest checkpoint', async () => {
+      const dir = mkdtempSync(path.join(work, 'requeue-'));
+      const env = {
+        ...cluster.env,
+        PATH: `${path.join(repoRoot, 'test/support/fake-swift')}${path.delimiter}${cluster.env.PATH ?? ''}`,
+        PF_EXPORT_DIR: path.join(reference, 'export'),
+        PF_OUTPUT_ROOT: path.join(dir, 'output'),
+        FAKE_SWIFT_RECORD: path.join(dir, 'swift-calls.jsonl'),
+        FAKE_SWIFT_INTERVAL_MS: '300',
+        FAKE_SWIFT_STEPS: '30',
+        FAKE_SWIFT_SAVE_EVERY: '2',
+      };
+      const { stdout } = await pf(
+        ['train', path.join(repoRoot, 'recipes/personavlm-sft.yaml'), '--slurm', '--submit'],
+        dir,
+        env,
+      );
+      const id = /submitted job (\d+)/.exec(stdout)?.[1] as string;
+      const output = path.join(dir, 'output/personavlm-sft');
+      await until(
+        () =>
+          existsSync(output) &&
+          readdirSync(output).some(
+            (d) =>
+              /^v\d+-/.test(d) && readdirSync(path.join(output, d)).some((c) => c.startsWith('checkpoint-')),
+          ),
+        'a first checkpoint',
+      );
+      // What Slurm does at --signal=USR1@120: USR1 to every task of the job's steps.
+      execFileSync('scancel', ['--signal=USR1', id], { env: cluster.env });
+      let hurried = false;
+      await until(
+        () => {
+          const out = execFileSync('scontrol', ['show', 'job', '-o', id], {
+            env: cluster.env,
+            encoding: 'utf8',
+          });
+          if (!hurried && /Restarts=1/.test(out) && /JobState=PENDING/.test(out)) {
+            // Slurm holds a requeued job back (BeginTime) before it may start again; skip the wait.
+            execFileSync('scontrol', ['update', `JobId=${id}`, 'StartTime=now'], { env: cluster.env });
+            hurried = true;
+          }
+          return /Restarts=1/.test(out) && /JobState=COMPLETED/.test(out);
+        },
+        'the requeued job to finish',
+        240_000,
+      );
+      const calls = readFileSync(env.FAKE_SWIFT_RECORD, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const sft = calls.filter((c) => c.argv?.[0] === 'sft');
+      expect(sft.length).toBe(2);
+      expect(sft[0].argv).not.toContain('--resume_from_checkpoint');
+      expect(sft[1].argv).toContain('--resume_from_checkpoint');
+    }, 300_000);
+
     it('a 2-node training script passes sbatch --test-only, and its per-node commands equal those of --hosts', async () => {
       const dir = mkdtempSync(path.join(work, 'twonode-'));
       const recipe = path.join(dir, 'sft-2nodes.yaml');
@@ -228,9 +292,10 @@ describe.skipIf(skip !== null)(
       const script = path.join(dir, 'output/personavlm-sft/slurm/train.sbatch');
       const text = readFileSync(script, 'utf8');
       expect(text).toContain('#SBATCH --nodes=2');
-      const test = await run('sbatch', ['--test-only', script], { env, cwd: dir }).catch(
-        (e: { stderr: string }) => ({ stdout: '', stderr: e.stderr }),
-      );
+      const test = await run('sbatch', ['--test-only', `--partition=${PHANTOM_PARTITION}`, script], {
+        env,
+        cwd: dir,
+      }).catch((e: { stderr: string }) => ({ stdout: '', stderr: e.stderr }));
       expect(test.stderr).toMatch(/Job \d+ to start at \S+ using \d+ processors on nodes \w+,\w+ /);
       // Evaluate the script's per-node command (the srun body) for each rank, as a dry run.
       const body = /bash -c \\\n {2}'([^\n]*)'\n/.exec(text)?.[1];

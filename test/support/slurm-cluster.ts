@@ -75,6 +75,9 @@ export interface StartOptions {
   gpus?: number;
 }
 
+/** The partition that includes the phantom nodes. */
+export const PHANTOM_PARTITION = 'multinode';
+
 export function slurmConf(dir: string, node: string, ports: [number, number], options: StartOptions): string {
   const gpus = options.gpus ?? 8;
   const phantoms = options.phantomNodes ?? 0;
@@ -114,7 +117,13 @@ export function slurmConf(dir: string, node: string, ports: [number, number], op
     'MinJobAge=600',
     'GresTypes=gpu',
     ...nodes,
-    'PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP',
+    `PartitionName=debug Nodes=${node} Default=YES MaxTime=INFINITE State=UP`,
+    // Phantom nodes never run a slurmd: they live in their own partition, for `--test-only`.
+    ...(phantoms > 0
+      ? [
+          `PartitionName=${PHANTOM_PARTITION} Nodes=${node},pfphantom[1-${phantoms}] Default=NO MaxTime=INFINITE State=UP`,
+        ]
+      : []),
   ].join('\n')}\n`;
 }
 
