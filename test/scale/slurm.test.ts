@@ -1,6 +1,13 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -275,6 +282,38 @@ describe.skipIf(skip !== null)(
       expect(sft[0].argv).not.toContain('--resume_from_checkpoint');
       expect(sft[1].argv).toContain('--resume_from_checkpoint');
     }, 300_000);
+
+    it('train chain --slurm --submit: RL is submitted afterok:<sft> and runs `train chain … --rl-only`', async () => {
+      const dir = mkdtempSync(path.join(work, 'chain-'));
+      const env = {
+        ...cluster.env,
+        PATH: `${path.join(repoRoot, 'test/support/fake-swift')}${path.delimiter}${cluster.env.PATH ?? ''}`,
+        PF_EXPORT_DIR: path.join(reference, 'export'),
+        PF_OUTPUT_ROOT: path.join(dir, 'output'),
+        FAKE_SWIFT_HANG: '1',
+      };
+      const sftRecipe = path.join(repoRoot, 'recipes/personavlm-sft.yaml');
+      const rlRecipe = path.join(repoRoot, 'recipes/personavlm-grpo.yaml');
+      const { stdout } = await pf(['train', 'chain', sftRecipe, rlRecipe, '--slurm', '--submit'], dir, env);
+      const ids = [...stdout.matchAll(/submitted job (\d+)/g)].map((m) => m[1] as string);
+      expect(ids).toHaveLength(2);
+      const [sftId, rlId] = ids as [string, string];
+      expect(stdout).toContain(`submitted job ${rlId} (afterok:${sftId})`);
+      const rl = execFileSync('scontrol', ['show', 'job', '-o', rlId], {
+        env: cluster.env,
+        encoding: 'utf8',
+      });
+      expect(rl).toMatch(new RegExp(`Dependency=afterok:${sftId}`));
+      expect(rl).toMatch(/JobState=PENDING/);
+      const script = readFileSync(path.join(dir, 'output/personavlm-grpo/slurm/train.sbatch'), 'utf8');
+      expect(script).toContain(`#SBATCH --dependency=afterok:${sftId}`);
+      expect(script).toContain(`train chain ${sftRecipe} ${rlRecipe} --rl-only --node-rank "$SLURM_NODEID"`);
+      execFileSync('scancel', [sftId, rlId], { env: cluster.env });
+      await until(
+        async () => !['RUNNING', 'PENDING', 'COMPLETING'].includes(await jobState(sftId)),
+        'the cancel',
+      );
+    }, 120_000);
 
     it('a 2-node training script passes sbatch --test-only, and its per-node commands equal those of --hosts', async () => {
       const dir = mkdtempSync(path.join(work, 'twonode-'));
