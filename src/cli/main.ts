@@ -8,12 +8,17 @@ import { registerToolCommands } from './commands/tools.js';
  * The `persona-forge` command line: argv → one library call → formatted output. All behaviour
  * lives in the library; this file only parses, dispatches and reports errors.
  */
-export function createProgram(): Command {
+export function createProgram(options: { json?: boolean } = {}): Command {
   const program = new Command('persona-forge')
     .description('Training data for long-term personalized assistants, ms-swift training and rewards.')
     .option('--debug', 'show stack traces on errors')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  if (options.json === true) {
+    // Set before the commands are added: subcommands copy the output settings when created.
+    program.configureOutput({ writeErr: () => {}, outputError: () => {} });
+  } else {
+    program.showHelpAfterError('(run with --help for usage)');
+  }
   registerDataCommands(program);
   registerToolCommands(program);
   registerScaleCommands(program);
@@ -25,18 +30,61 @@ export function setExitCode(code: number): void {
   process.exitCode = code;
 }
 
-/** Entry point used by bin/persona-forge.js. Sets process.exitCode; never throws. */
+/** One JSON event line on stdout (the `--json` output). */
+function jsonEvent(event: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+}
+
+/**
+ * A closed stdout (`persona-forge run … --json | head -1`) ends the process quietly: whoever
+ * read the output has what it wanted.
+ */
+function exitQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+}
+
+/**
+ * Entry point used by bin/persona-forge.js. Sets process.exitCode (0 ok, 1 error, 2 usage,
+ * 3 empty result, 4 budget); never throws. With `--json` every message, errors included, is one
+ * JSON event on stdout.
+ */
 export async function main(argv: string[]): Promise<void> {
-  const program = createProgram();
+  exitQuietlyOnClosedPipe();
   const debug = argv.includes('--debug');
+  const json = argv.includes('--json');
+  const program = createProgram({ json });
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode;
+      // Commander's own help and version exits are 0; its usage errors are 2 (not its 1).
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      if (json && error.exitCode !== 0 && error.code !== 'commander.help') {
+        jsonEvent({
+          type: 'error',
+          code: 'USAGE',
+          message: error.message.replace(/^error: /, ''),
+          exitCode: 2,
+        });
+      }
       return;
     }
     process.exitCode = exitCodeFor(error);
+    if (json) {
+      jsonEvent({
+        type: 'error',
+        code: isPersonaForgeError(error) ? error.code : 'ERROR',
+        message: error instanceof Error ? error.message : String(error),
+        ...(isPersonaForgeError(error) && error.hint !== undefined ? { hint: error.hint } : {}),
+        exitCode: process.exitCode,
+      });
+      return;
+    }
     if (debug) {
       console.error(error);
       return;

@@ -35,7 +35,7 @@ function createPlainReporter(stream: NodeJS.WriteStream): RunReporter {
         break;
       case 'stage-start':
         stream.write(
-          `[${event.stage}] ${event.total} to do${event.resumed > 0 ? `, ${event.resumed} resumed from a previous run` : ''}\n`,
+          `[${event.stage}] ${event.total} ${event.unit}${event.resumed > 0 ? `, ${event.resumed} done by a previous run` : ''}\n`,
         );
         break;
       case 'stage-progress': {
@@ -43,7 +43,7 @@ function createPlainReporter(stream: NodeJS.WriteStream): RunReporter {
         if (now - lastLine < 2000 && !(event.total > 0 && event.done >= event.total)) return;
         lastLine = now;
         stream.write(
-          `[${event.stage}] ${event.done}${event.total > 0 ? `/${event.total}` : ''} · ${event.ratePerSec.toFixed(1)}/s · ETA ${formatEta(event.etaSec)} · ${event.tokens} tokens · $${event.costUsd.toFixed(4)} · ${event.cacheHits} cache hits · ${event.failures} failed\n`,
+          `[${event.stage}] ${event.done}${event.total > 0 ? `/${event.total}` : ''} ${event.unit} · ${event.ratePerSec.toFixed(1)}/s · ETA ${formatEta(event.etaSec)} · ${event.tokens} tokens · $${event.costUsd.toFixed(4)} · ${event.cacheHits} cache hits · ${event.failures} failed\n`,
         );
         break;
       }
@@ -53,7 +53,7 @@ function createPlainReporter(stream: NodeJS.WriteStream): RunReporter {
       case 'stage-end':
         ends.push(event);
         stream.write(
-          `[${event.stage}] done: ${event.out}/${event.in} out, ${event.quarantined} quarantined, ${event.seconds.toFixed(1)}s${event.offline ? ' (offline)' : ''}\n`,
+          `[${event.stage}] done: ${event.in} ${event.units.in} in → ${event.out} ${event.units.out} out, ${event.quarantined} quarantined, ${event.seconds.toFixed(1)}s${event.offline ? ' (offline)' : ''}\n`,
         );
         break;
       case 'run-end':
@@ -137,8 +137,8 @@ function summaryTable(ends: Array<Extract<RunEvent, { type: 'stage-end' }>>): st
   if (ends.length === 0) return '';
   const rows = ends.map((e) => [
     e.stage,
-    String(e.in),
-    String(e.out),
+    `${e.in} ${e.units.in}`,
+    `${e.out} ${e.units.out}`,
     String(e.quarantined),
     `${e.seconds.toFixed(1)}s`,
     e.offline ? 'offline' : 'llm',

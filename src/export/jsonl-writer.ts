@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { describeWriteError, tempPathFor } from '../util/fs.js';
 
 /**
  * Streams JSON Lines into a temporary file beside `path` and renames it into place on `close`,
@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
  */
 export async function openJsonlWriter(path: string) {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPathFor(path);
   const stream = createWriteStream(tmp, { encoding: 'utf8' });
   let count = 0;
   return {
@@ -24,9 +24,13 @@ export async function openJsonlWriter(path: string) {
       if (!stream.write(`${JSON.stringify(row)}\n`)) await once(stream, 'drain');
     },
     async close(): Promise<number> {
-      stream.end();
-      await once(stream, 'finish');
-      await rename(tmp, path);
+      try {
+        stream.end();
+        await once(stream, 'finish');
+        await rename(tmp, path);
+      } catch (error) {
+        throw await describeWriteError(path, error);
+      }
       return count;
     },
   };

@@ -20,6 +20,7 @@ export const exportStage: ReduceStage = {
   name: 'export',
   inputs: ['plan', 'synth', 'memory', 'validate'],
   outputs: ['export'],
+  units: { in: 'users', out: 'samples' },
   async run(ctx) {
     const config = ExportConfig.parse(ctx.config.export ?? {});
     const summary = await exportDataset(ctx.runDir, {

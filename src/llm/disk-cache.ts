@@ -34,7 +34,7 @@ export function createDiskCache(dir: string): DiskCache {
       }
     },
     async set(key, value) {
-      await writeFileAtomic(pathOf(key), JSON.stringify(value));
+      await writeFileAtomic(pathOf(key), JSON.stringify(value), { concurrent: true });
     },
   };
 }

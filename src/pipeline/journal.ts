@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rm, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { describeWriteError, writeAll } from '../util/fs.js';
 
 /** Where one finished user's line sits in the journal. */
 export interface JournalLocation {
@@ -89,6 +90,8 @@ export class StageJournal {
   ): AsyncGenerator<
     { userId: string; ok: true; json: string } | { userId: string; ok: false; reason: string; code: string }
   > {
+    // Nothing was journaled (the stage had no input, or every user was resumed elsewhere).
+    if (entries.size === 0) return;
     const file = await open(this.path, 'r');
     try {
       for (const userId of order) {
@@ -109,15 +112,26 @@ export class StageJournal {
     }
   }
 
-  private async write(line: string): Promise<void> {
-    if (this.handle === null) {
-      // Concurrent first appends share one open() so no handle is orphaned.
-      this.opening ??= mkdir(dirname(this.path), { recursive: true }).then(() => open(this.path, 'a'));
-      this.handle = await this.opening;
-    }
-    await this.handle.write(`${line}\n`);
-    this.pending++;
-    if (this.pending >= 16) await this.flush();
+  /** Appends run one after another, so a line written in several pieces is never interleaved. */
+  private queue: Promise<void> = Promise.resolve();
+
+  private write(line: string): Promise<void> {
+    const next = this.queue.then(async () => {
+      if (this.handle === null) {
+        this.opening ??= mkdir(dirname(this.path), { recursive: true }).then(() => open(this.path, 'a'));
+        this.handle = await this.opening;
+      }
+      try {
+        await writeAll(this.handle, `${line}\n`);
+      } catch (error) {
+        throw await describeWriteError(this.path, error);
+      }
+      this.pending++;
+      if (this.pending >= 16) await this.flush();
+    });
+    // A failed append fails its caller; later appends still run.
+    this.queue = next.catch(() => {});
+    return next;
   }
 
   async flush(): Promise<void> {

@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isTempFile } from '../util/fs.js';
 import { promisify } from 'node:util';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,32 +36,30 @@ async function sha256File(path: string): Promise<string> {
 }
 
 /**
- * sha256 of every output file under the run directory (posix relative paths, sorted), leaving
- * out the runner's own state and the manifest itself.
+ * sha256 of every file under the given output paths of the run directory (files or folders,
+ * posix relative paths, sorted): the files the current configuration produced, never the
+ * runner's own state, temporary files or anything else lying in the folder.
  */
-export async function hashOutputs(runDir: string): Promise<Record<string, string>> {
-  const files: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
+export async function hashOutputs(runDir: string, paths: string[]): Promise<Record<string, string>> {
+  const files = new Set<string>();
+  const walk = async (full: string): Promise<void> => {
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
+      entries = await readdir(full, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
+        files.add(relative(runDir, full).split(sep).join('/'));
+      }
       return;
     }
     for (const entry of entries) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name === '.state') continue;
-        await walk(full);
-      } else if (entry.isFile() && !entry.name.endsWith('.tmp')) {
-        const rel = relative(runDir, full).split(sep).join('/');
-        if (rel !== 'manifest.json') files.push(rel);
-      }
+      const child = join(full, entry.name);
+      if (entry.isDirectory()) await walk(child);
+      else if (entry.isFile() && !isTempFile(entry.name)) files.add(relative(runDir, child).split(sep).join('/'));
     }
   };
-  await walk(runDir);
-  files.sort();
+  for (const path of paths) await walk(join(runDir, path));
   const out: Record<string, string> = {};
-  for (const rel of files) out[rel] = await sha256File(join(runDir, rel));
+  for (const rel of [...files].sort()) out[rel] = await sha256File(join(runDir, rel));
   return out;
 }

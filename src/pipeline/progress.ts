@@ -4,10 +4,12 @@
  */
 export type RunEvent =
   | { type: 'run-start'; runDir: string; stages: string[]; seed: number; shard: string | null }
-  | { type: 'stage-start'; stage: string; total: number; resumed: number }
+  | { type: 'stage-start'; stage: string; total: number; resumed: number; unit: string }
   | {
       type: 'stage-progress';
       stage: string;
+      /** What `done` and `total` count (`users`). */
+      unit: string;
       done: number;
       total: number;
       failures: number;
@@ -23,11 +25,21 @@ export type RunEvent =
       stage: string;
       in: number;
       out: number;
+      /** What `in` and `out` count (`users` in; `users` or `samples` out). */
+      units: { in: string; out: string };
       quarantined: number;
       seconds: number;
       offline: boolean;
     }
-  | { type: 'run-end'; ok: boolean; runDir: string; seconds: number; message?: string };
+  | {
+      type: 'run-end';
+      ok: boolean;
+      runDir: string;
+      seconds: number;
+      /** `complete`, `empty` (a stage left no records), `stopped` or `failed`. */
+      status: string;
+      message?: string;
+    };
 
 export type RunReporter = (event: RunEvent) => void;
 

@@ -25,6 +25,15 @@ export interface MapStageDeps {
   usage: () => { tokens: number; costUsd: number; cacheHits: number };
 }
 
+/** Quarantine codes a later run retries: the cause may have passed. */
+export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+  'LLM_CALL_FAILED',
+  'LLM_SCHEMA_MISMATCH',
+  'SYNTH_FAILED',
+  'DISK_FULL',
+  'BUDGET_EXCEEDED',
+]);
+
 type WorkItem = { userId: string; records: Record<string, unknown> };
 
 function byUserId(a: { userId: string }, b: { userId: string }): number {
@@ -53,6 +62,12 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
   const { ctx } = deps;
   const journal = new StageJournal(join(stateDir(ctx.runDir), `${stage.name}.journal.jsonl`));
   const finished = await journal.load();
+  // Users quarantined for a reason that may pass (a model or network fault, a full disk) are
+  // processed again; permanent failures stay quarantined.
+  const failed = [...finished].filter(([, location]) => !location.ok).map(([userId]) => userId);
+  for await (const entry of journal.readBack(failed, finished)) {
+    if (!entry.ok && RETRYABLE_CODES.has(entry.code)) finished.delete(entry.userId);
+  }
 
   let items: AsyncIterable<WorkItem> | WorkItem[];
   let total: number;
@@ -86,7 +101,13 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
   }
 
   const meter = new StageMeter(total, finished.size, deps.now);
-  deps.reporter({ type: 'stage-start', stage: stage.name, total, resumed: finished.size });
+  deps.reporter({
+    type: 'stage-start',
+    stage: stage.name,
+    total,
+    resumed: Math.min(finished.size, total),
+    unit: 'users',
+  });
   const order: string[] = [];
   const inFlight = new Set<Promise<void>>();
   let stopError: unknown = null;
@@ -100,7 +121,8 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
     deps.reporter({
       type: 'stage-progress',
       stage: stage.name,
-      done: meter.done,
+      unit: 'users',
+      done: Math.min(meter.done, meter.total),
       total: meter.total,
       failures: meter.failures,
       ratePerSec: meter.rate(),
@@ -124,7 +146,11 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
         await journal.appendRecord(item.userId, parsed.data);
       }
     } catch (error) {
-      if (error instanceof BudgetExceededError || ctx.signal.aborted) {
+      if (
+        error instanceof BudgetExceededError ||
+        ctx.signal.aborted ||
+        (error instanceof PersonaForgeError && error.code === 'DISK_FULL')
+      ) {
         stopError ??= error;
         return;
       }

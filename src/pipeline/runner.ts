@@ -1,11 +1,11 @@
 import { setMaxListeners } from 'node:events';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { BudgetExceededError, StageError } from '../errors/index.js';
+import { BudgetExceededError, EmptyResultError, StageError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
-import { writeJson } from '../util/fs.js';
+import { isTempFile, writeJson } from '../util/fs.js';
 import { hashValue, stableStringify } from '../util/hash.js';
 import { createRng } from '../util/rng.js';
 import { gitCommit, hashOutputs, packageVersion } from './manifest.js';
@@ -43,9 +43,12 @@ export interface RunPipelineOptions {
 export interface StageSummary {
   name: string;
   kind: 'map' | 'reduce';
-  status: 'done' | 'skipped' | 'not-run' | 'stopped' | 'failed';
+  /** `empty`: the stage ran and every input was quarantined (the run stops after it). */
+  status: 'done' | 'skipped' | 'not-run' | 'stopped' | 'failed' | 'empty';
   in: number;
   out: number;
+  /** What `in` and `out` count. */
+  units: { in: string; out: string };
   quarantined: number;
   offline: boolean;
   models: Record<string, string>;
@@ -80,6 +83,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
   const startedAt = new Date(now()).toISOString();
   const started = now();
   await mkdir(stateDir(runDir), { recursive: true });
+  await removeStrayTempFiles(runDir);
 
   const names = config.stages.filter((name) => options.only === undefined || options.only.includes(name));
   reporter({
@@ -108,7 +112,18 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     const fingerprint = fingerprints[name] as string;
     const models = Object.fromEntries(entry.roles.map((role) => [role, llm.modelFor(role)]));
     const offline = entry.roles.every((role) => llm.isOffline(role));
-    const base = { name, kind: stage.kind, in: 0, out: 0, quarantined: 0, offline, models, seconds: 0 };
+    const units = stageUnits(stage);
+    const base = {
+      name,
+      kind: stage.kind,
+      in: 0,
+      out: 0,
+      units,
+      quarantined: 0,
+      offline,
+      models,
+      seconds: 0,
+    };
 
     if (failure !== null || !names.includes(name)) {
       const marker = await readMarker(runDir, name);
@@ -141,10 +156,16 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       continue;
     }
     await clearMarker(runDir, name);
-    await resetJournalIfStale(runDir, name, fingerprint);
+    const fresh = await resetJournalIfStale(runDir, name, fingerprint);
+    // Outputs of another configuration (or of an earlier run of a whole-corpus stage) go before
+    // the stage runs, so the directory holds exactly what this configuration produces.
+    if (fresh || stage.kind === 'reduce') {
+      for (const path of stageOutputs(stage)) await rm(join(runDir, path), { recursive: true, force: true });
+    }
+    // Reduce stages count the users of their inputs (the last per-user output they read).
+    const reduceTotal = stage.kind === 'reduce' ? await usersIn(stage.inputs, outputs) : 0;
 
     const quarantine: QuarantineRecord[] = [];
-    let progressTotal = 0;
     const ctx: StageContext = {
       runDir,
       seed: config.seed,
@@ -154,12 +175,13 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       rng: (...parts) => createRng(config.seed, name, ...parts),
       quarantine: (record) => quarantine.push({ stage: name, ...record }),
       progress: (done, total) => {
-        progressTotal = total;
+        const known = total > 0 ? total : reduceTotal;
         reporter({
           type: 'stage-progress',
           stage: name,
-          done,
-          total,
+          unit: units.in,
+          done: known > 0 ? Math.min(done, known) : done,
+          total: known,
           failures: quarantine.length,
           ratePerSec: 0,
           etaSec: null,
@@ -183,7 +205,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         quarantine.push(...run.quarantined);
         result = run;
       } else {
-        reporter({ type: 'stage-start', stage: name, total: progressTotal, resumed: 0 });
+        reporter({ type: 'stage-start', stage: name, total: reduceTotal, resumed: 0, unit: units.in });
         const run = await stage.run(ctx);
         result = run;
       }
@@ -192,33 +214,41 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         quarantine.map((record) => stableStringify(record)),
       );
       const seconds = (now() - stageStarted) / 1000;
-      await writeMarker(runDir, {
-        stage: name,
-        fingerprint,
-        in: result.in,
-        out: result.out,
-        quarantined: quarantine.length,
-        offline,
-        ...(result.notes === undefined ? {} : { notes: result.notes }),
-      });
       reporter({
         type: 'stage-end',
         stage: name,
         in: result.in,
         out: result.out,
+        units,
         quarantined: quarantine.length,
         seconds,
         offline,
       });
-      summaries.push({
+      const done = {
         ...base,
-        status: 'done',
         in: result.in,
         out: result.out,
         quarantined: quarantine.length,
         seconds,
         ...(result.notes === undefined ? {} : { notes: result.notes }),
-      });
+      };
+      if (result.in > 0 && result.out === 0) {
+        // Nothing left to carry on with: stop here, say why, keep every reason.
+        summaries.push({ ...done, status: 'empty' });
+        const error = new EmptyResultError(name, result.in, topReasons(quarantine, 3));
+        failure = { message: error.message, error };
+      } else {
+        await writeMarker(runDir, {
+          stage: name,
+          fingerprint,
+          in: result.in,
+          out: result.out,
+          quarantined: quarantine.length,
+          offline,
+          ...(result.notes === undefined ? {} : { notes: result.notes }),
+        });
+        summaries.push({ ...done, status: 'done' });
+      }
     } catch (error) {
       const stopped = error instanceof BudgetExceededError || signal.aborted;
       summaries.push({
@@ -247,6 +277,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     type: 'run-end',
     ok: summary.ok,
     runDir,
+    status: runStatus(summary),
     seconds: (now() - started) / 1000,
     ...(failure === null ? {} : { message: failure.message }),
   });
@@ -281,7 +312,7 @@ function usageFigures(llm: LlmClient): { tokens: number; costUsd: number; cacheH
 }
 
 /** A journal left by a run of a different configuration cannot be resumed: start that stage afresh. */
-async function resetJournalIfStale(runDir: string, stage: string, fingerprint: string): Promise<void> {
+async function resetJournalIfStale(runDir: string, stage: string, fingerprint: string): Promise<boolean> {
   const fingerprintFile = join(stateDir(runDir), `${stage}.fingerprint`);
   let previous: string | null = null;
   try {
@@ -290,10 +321,12 @@ async function resetJournalIfStale(runDir: string, stage: string, fingerprint: s
     previous = null;
   }
   if (previous !== fingerprint) {
-    const { rm, writeFile } = await import('node:fs/promises');
+    const { writeFile } = await import('node:fs/promises');
     await rm(join(stateDir(runDir), `${stage}.journal.jsonl`), { force: true });
     await writeFile(fingerprintFile, `${fingerprint}\n`);
+    return true;
   }
+  return false;
 }
 
 /** `quarantine.jsonl` = every stage's quarantined records, in stage order. */
@@ -322,11 +355,7 @@ async function writeManifest(
     tool: 'persona-forge',
     version: await packageVersion(),
     gitCommit: await gitCommit(),
-    status: summary.ok
-      ? 'complete'
-      : summary.stages.some((s) => s.status === 'stopped')
-        ? 'stopped'
-        : 'failed',
+    status: runStatus(summary),
     message: summary.message ?? null,
     startedAt: times.startedAt,
     finishedAt: times.finishedAt,
@@ -337,6 +366,85 @@ async function writeManifest(
     stages: summary.stages,
     usage,
     config: options.config,
-    files: await hashOutputs(runDir),
+    files: await hashOutputs(runDir, [
+      'quarantine.jsonl',
+      ...options.config.stages.flatMap((name) => {
+        const entry = options.stages[name];
+        return entry === undefined ? [] : stageOutputs(entry.stage);
+      }),
+    ]),
   });
+}
+
+/** What a stage's `in` and `out` count. */
+function stageUnits(stage: Stage): { in: string; out: string } {
+  return stage.kind === 'reduce' ? (stage.units ?? { in: 'users', out: 'users' }) : { in: 'users', out: 'users' };
+}
+
+/** Every path a stage writes, relative to the run directory. */
+export function stageOutputs(stage: Stage): string[] {
+  return stage.kind === 'map' ? [stage.output, ...(stage.sideOutputs ?? [])] : stage.outputs;
+}
+
+/** Users in the last per-user output among `inputs` (what a reduce stage will read). */
+async function usersIn(inputs: string[], outputs: Record<string, string>): Promise<number> {
+  for (const name of [...inputs].reverse()) {
+    const path = outputs[name];
+    if (path === undefined) continue;
+    try {
+      const text = await readFile(path);
+      let n = 0;
+      for (const byte of text) if (byte === 10) n++;
+      return n;
+    } catch {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+/** The most common quarantine reasons (with the user id taken out, so they group). */
+function topReasons(records: QuarantineRecord[], n: number): Array<{ reason: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const record of records) {
+    const reason = record.reason.replace(/^user "[^"]*": /, '');
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, n)
+    .map(([reason, count]) => ({ reason, count }));
+}
+
+/** `complete`, `empty`, `stopped` or `failed`. */
+function runStatus(summary: RunSummary): string {
+  if (summary.ok) return 'complete';
+  if (summary.stages.some((s) => s.status === 'empty')) return 'empty';
+  return summary.stages.some((s) => s.status === 'stopped') ? 'stopped' : 'failed';
+}
+
+/**
+ * Removes temporary files an interrupted write left behind (a crash between writing and
+ * renaming), so a resumed run ends with exactly the files of an uninterrupted one. Nested run
+ * directories under `shards/` belong to their own runs and are left alone.
+ */
+async function removeStrayTempFiles(runDir: string): Promise<void> {
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    let entries: Array<import('node:fs').Dirent>;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (depth === 0 && (entry.name === 'shards' || entry.name === 'slurm' || entry.name === 'k8s')) continue;
+        await walk(full, depth + 1);
+      } else if (isTempFile(entry.name)) {
+        await rm(full, { force: true });
+      }
+    }
+  };
+  await walk(runDir, 0);
 }

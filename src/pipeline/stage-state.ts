@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeJson } from '../util/fs.js';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeJson, writeStreamAtomic } from '../util/fs.js';
 
 /** Where the runner keeps its own bookkeeping inside a run directory. */
 export function stateDir(runDir: string): string {
@@ -36,31 +35,25 @@ export async function clearMarker(runDir: string, stage: string): Promise<void> 
 
 /**
  * Writes lines to `path` atomically without building one giant string: a temp file in the same
- * folder is streamed, fsynced and renamed over the target.
+ * folder (one name per target) is streamed in 1 MiB batches, every byte written, fsynced and
+ * renamed over the target.
  */
 export async function writeLinesAtomic(
   path: string,
   lines: Iterable<string> | AsyncIterable<string>,
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'w');
-  try {
+  await writeStreamAtomic(path, async (write) => {
     let buffer: string[] = [];
     let size = 0;
     for await (const line of lines) {
       buffer.push(line, '\n');
       size += line.length + 1;
       if (size > 1 << 20) {
-        await handle.write(buffer.join(''));
+        await write(buffer.join(''));
         buffer = [];
         size = 0;
       }
     }
-    if (buffer.length > 0) await handle.write(buffer.join(''));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(tmp, path);
+    if (buffer.length > 0) await write(buffer.join(''));
+  });
 }

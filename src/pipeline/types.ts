@@ -40,6 +40,12 @@ export interface MapStage<Out = unknown> {
   inputs: string[];
   /** Output path relative to the run directory, e.g. `plan/plan.jsonl`. */
   output: string;
+  /**
+   * Other files or folders the stage writes (e.g. the image pool `plan/images`). They belong to
+   * the stage's configuration: a run with another configuration removes them before the stage
+   * runs again, and only they and `output` are listed in the manifest.
+   */
+  sideOutputs?: string[];
   schema: z.ZodType<Out>;
   /** Source stages list their work items (each with a `userId`); others leave it out. */
   source?(ctx: StageContext): Promise<Array<{ userId: string } & Record<string, unknown>>>;
@@ -54,6 +60,8 @@ export interface ReduceStage {
   inputs: string[];
   /** Output paths relative to the run directory (files or folders) for the manifest. */
   outputs: string[];
+  /** What `in` and `out` count, for progress lines. @default users in, users out */
+  units?: { in: string; out: string };
   run(
     ctx: StageContext,
   ): Promise<{ in: number; out: number; quarantined: number; notes?: Record<string, unknown> }>;

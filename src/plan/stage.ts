@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { enrichPersona, type SampledUser, samplePersonas } from '../persona/index.js';
 import type { MapStage, StageContext } from '../pipeline/types.js';
@@ -6,6 +6,7 @@ import type { PipelineConfig } from '../schemas/pipeline.js';
 import { type ImageRef, UserPlan } from '../schemas/plan.js';
 import { resolvePlanSettings } from '../schemas/plan-config.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { hashValue } from '../util/hash.js';
 import { buildUserPlan } from './build-user-plan.js';
 import { buildImagePool, loadImageDirectory, writeImagePool } from './images/index.js';
 
@@ -21,8 +22,15 @@ const pools = new Map<string, Promise<ImageRef[]>>();
  * `<runDir>/plan/images/`, marked complete so a resumed run skips them) or a user directory.
  * Empty when multimodal rounds are off.
  */
-export function loadRunImagePool(runDir: string, config: PipelineConfig, seed: number): Promise<ImageRef[]> {
+export function loadRunImagePool(
+  runDir: string,
+  config: PipelineConfig,
+  seed: number,
+  options: { refresh?: boolean } = {},
+): Promise<ImageRef[]> {
   const key = `${runDir}\u0000${seed}`;
+  // The stage's start checks the files again: the runner may have removed a pool of another configuration.
+  if (options.refresh === true) pools.delete(key);
   let pool = pools.get(key);
   if (pool === undefined) {
     pool = (async () => {
@@ -33,13 +41,17 @@ export function loadRunImagePool(runDir: string, config: PipelineConfig, seed: n
       const refs = buildImagePool(images, seed);
       const dir = join(runDir, PLAN_IMAGE_DIR);
       const marker = join(dir, POOL_MARKER);
-      const done = await access(marker).then(
-        () => true,
+      // The marker names what the pool was rendered from: another seed or image setting
+      // renders a new pool in place of the old one.
+      const key = `${hashValue({ refs, pixels: images.pixels })}\n`;
+      const done = await readFile(marker, 'utf8').then(
+        (text) => text === key,
         () => false,
       );
       if (!done) {
+        await rm(dir, { recursive: true, force: true });
         await writeImagePool(refs, dir, { pixels: images.pixels });
-        await writeFileAtomic(marker, `${refs.length}\n`);
+        await writeFileAtomic(marker, key);
       }
       return refs;
     })();
@@ -61,9 +73,10 @@ export const planStage: MapStage<UserPlan> = {
   name: 'plan',
   inputs: [],
   output: 'plan/plan.jsonl',
+  sideOutputs: [PLAN_IMAGE_DIR],
   schema: UserPlan,
   async source(ctx: StageContext) {
-    await loadRunImagePool(ctx.runDir, ctx.config, ctx.seed);
+    await loadRunImagePool(ctx.runDir, ctx.config, ctx.seed, { refresh: true });
     const users = await samplePersonas(ctx.config.personas, { seed: ctx.seed });
     return users.map((user) => ({ ...user }));
   },

@@ -14,6 +14,7 @@ export const reportStage: ReduceStage = {
   name: 'report',
   inputs: ['plan'],
   outputs: ['report.html'],
+  units: { in: 'users', out: 'files' },
   async run(ctx) {
     const data = await collectReportData(ctx.runDir, { maxUsers: ctx.config.report.maxUsers });
     await writeFileAtomic(join(ctx.runDir, 'report.html'), renderReport(data));

@@ -1,31 +1,109 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { access, type FileHandle, mkdir, open, readFile, rename, rm, statfs } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { InputError } from '../errors/index.js';
+import { InputError, PersonaForgeError } from '../errors/index.js';
 
 /**
- * Writes a file atomically: the bytes go to a temporary file in the same folder, are flushed to
- * disk, then renamed over the target. A crash leaves either the old file or the new one, never half.
+ * The temporary name an atomic write of `path` uses: one per target, in the same folder, so a
+ * write interrupted by a crash leaves a file the next write of the same target replaces (and a
+ * run's start-up sweep removes) instead of a new random name each time.
+ */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.tmp`);
+}
+
+/** Whether a file name is one of {@link tempPathFor}'s temporary files (or an older random one). */
+export function isTempFile(name: string): boolean {
+  return name.endsWith('.tmp') && (name.startsWith('.') || /\.[0-9a-f]{12}\.tmp$/.test(name));
+}
+
+/**
+ * Turns a write error into one that says what happened: a full or read-only disk becomes a
+ * `DISK_FULL` error naming the path and the free space; anything else is returned unchanged.
+ */
+export async function describeWriteError(path: string, error: unknown): Promise<unknown> {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'ENOSPC' && code !== 'EROFS' && code !== 'EDQUOT') return error;
+  let free = 'unknown';
+  try {
+    const stats = await statfs(dirname(path));
+    free = `${((stats.bavail * stats.bsize) / 1024 / 1024).toFixed(1)} MiB`;
+  } catch {
+    // the free space is only a hint
+  }
+  const what = code === 'EROFS' ? 'the file system is read-only' : 'no space left on the device';
+  return new PersonaForgeError('DISK_FULL', `cannot write ${path}: ${what} (${free} free)`, {
+    cause: error,
+    hint: 'free some space (or point --out elsewhere) and run the same command again: finished work is kept',
+  });
+}
+
+/**
+ * Writes every byte of `data` through `handle`, looping while the system writes fewer bytes
+ * than asked (a short write), so a file is never silently cut.
+ */
+export async function writeAll(handle: FileHandle, data: string | Uint8Array): Promise<void> {
+  let bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  while (bytes.length > 0) {
+    const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
+    if (bytesWritten <= 0) {
+      throw Object.assign(new Error('write made no progress'), { code: 'ENOSPC' });
+    }
+    bytes = bytes.subarray(bytesWritten);
+  }
+}
+
+let uniqueTemp = 0;
+
+/**
+ * Writes a file atomically: the bytes go to a temporary file in the same folder, every byte is
+ * written and flushed to disk, then the file is renamed over the target. A crash leaves either
+ * the old file or the new one, never half; a full disk is a `DISK_FULL` error naming the path.
  *
  * @example await writeFileAtomic('out/manifest.json', JSON.stringify(manifest));
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'w');
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { concurrent?: boolean } = {},
+): Promise<void> {
+  await writeStreamAtomic(
+    path,
+    async (write) => {
+      await write(data);
+    },
+    options,
+  );
+}
+
+/**
+ * The streaming form of {@link writeFileAtomic}: `fill` calls `write` as often as it likes
+ * (each chunk is written in full), then the file is fsynced and renamed into place.
+ */
+export async function writeStreamAtomic(
+  path: string,
+  fill: (write: (chunk: string | Uint8Array) => Promise<void>) => Promise<void>,
+  options: { concurrent?: boolean } = {},
+): Promise<void> {
+  // Writers that may race on one target (a shared cache) each take their own temporary name.
+  const tmp =
+    options.concurrent === true
+      ? join(dirname(path), `.${basename(path)}.${process.pid}-${++uniqueTemp}.tmp`)
+      : tempPathFor(path);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    await mkdir(dirname(path), { recursive: true });
+    const handle = await open(tmp, 'w');
+    try {
+      await fill((chunk) => writeAll(handle, chunk));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(tmp, path);
   } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
+    await rm(tmp, { force: true }).catch(() => {});
+    throw await describeWriteError(path, error);
   }
 }
 

@@ -326,25 +326,40 @@ export function registerToolCommands(program: Command): void {
     .command('fake-llm')
     .description('serve a fake OpenAI-compatible API on 127.0.0.1 (try the online path with no model)')
     .option('--port <n>', 'port', (v) => Math.trunc(parseNumber(v)), 8000)
-    .option('--latency-ms <n>', 'added latency per request', parseNumber, 0)
+    .option('--model <name>', 'model name /v1/models lists (every name is answered)', 'fake')
+    .option('--latency <ms>', 'added latency per request, in milliseconds', parseNumber, 0)
+    .option('--latency-ms <n>', 'same as --latency', parseNumber)
     .option(
-      '--fault-rate <x>',
-      'share of requests given an injected fault (429, 500, hang, bad JSON…)',
+      '--faults <rate>',
+      'share of requests given an injected fault (429 with Retry-After, 500, hang, truncated or non-JSON body, schema-invalid answer)',
       parseNumber,
       0,
     )
-    .action(async (flags: { port: number; latencyMs: number; faultRate: number }) => {
-      const { runFakeLlmCli } = await import('../../dev/fake-llm/index.js');
-      const server = await runFakeLlmCli({
-        port: flags.port,
-        latencyMs: flags.latencyMs,
-        faultRate: flags.faultRate,
-      });
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-      await server.close();
-    });
+    .option('--fault-rate <x>', 'same as --faults', parseNumber)
+    .action(
+      async (flags: {
+        port: number;
+        model: string;
+        latency: number;
+        latencyMs?: number;
+        faults: number;
+        faultRate?: number;
+      }) => {
+        const { runFakeLlmCli } = await import('../../dev/fake-llm/index.js');
+        const faultRate = flags.faultRate ?? flags.faults;
+        if (faultRate > 1) throw new Error(`--faults is a share of requests from 0 to 1 (got ${faultRate})`);
+        const server = await runFakeLlmCli({
+          port: flags.port,
+          model: flags.model,
+          latencyMs: flags.latencyMs ?? flags.latency,
+          faultRate,
+        });
+        await new Promise<void>((resolve) => {
+          const stop = () => resolve();
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+        await server.close();
+      },
+    );
 }

@@ -7,14 +7,16 @@ export interface RunFakeLlmCliOptions {
   latencyMs?: number;
   /** Share of requests given a random fault. @default 0 */
   faultRate?: number;
+  /** The model name `/v1/models` lists (every name is answered). @default 'fake' */
+  model?: string;
   /** Where the ready line goes. @default console.log */
   log?: (line: string) => void;
 }
 
 /**
- * `persona-forge dev fake-llm --port N [--latency-ms L] [--fault-rate R]`: serves the fake
+ * `persona-forge dev fake-llm --port N [--model NAME] [--latency MS] [--faults RATE]`: serves the fake
  * OpenAI-compatible API until the process is stopped, so users can try the online path without
- * a model (`run … --llm-base-url http://127.0.0.1:N/v1 --llm-model fake-model`).
+ * a model (`run … --llm-base-url http://127.0.0.1:N/v1 --llm-model fake`).
  *
  * @example const server = await runFakeLlmCli({ port: 8000 });
  */
@@ -22,12 +24,14 @@ export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise
   const server = await startFakeLlmServer({
     port: options.port ?? 8000,
     latencyMs: options.latencyMs ?? 0,
-    ...(options.faultRate === undefined ? {} : { faults: { rate: options.faultRate } }),
+    models: [options.model ?? 'fake'],
+    ...(options.faultRate === undefined ? {} : { faults: { rate: options.faultRate, retryAfterSeconds: 1 } }),
   });
   const log = options.log ?? console.log;
-  log(`fake OpenAI-compatible server on ${server.url} (model "fake-model"); stop with Ctrl-C`);
+  const model = options.model ?? 'fake';
+  log(`fake OpenAI-compatible server on ${server.url} (model "${model}"); stop with Ctrl-C`);
   log(
-    `try: persona-forge run pipelines/quickstart.yaml --out out/fake --llm-base-url ${server.url} --llm-model fake-model`,
+    `try: persona-forge run pipelines/quickstart.yaml --out out/fake --llm-base-url ${server.url} --llm-model ${model}`,
   );
   return server;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { offlineEmbedding } from '../../llm/offline-backend.js';
 import { estimateMessagesTokens, estimateTokens } from '../../llm/token-estimate.js';
 import { type FaultKind, type FaultOptions, faultFor } from './faults.js';
+import { modelAnswer } from './responders/index.js';
 import { answerForSchema } from './schema-answer.js';
 
 /** A chat request as the `respond` hook sees it. */
@@ -24,8 +25,9 @@ export interface FakeLlmServerOptions {
   /** Wait before each answer. @default 0 */
   latencyMs?: number;
   /**
-   * Scripted or rule-based answers: return the message content (a string, or a value that is
-   * JSON-encoded), or `undefined` for the default answer.
+   * Scripted answers: return the message content (a string, or a value that is JSON-encoded), or
+   * `undefined` for the schema-shaped default. Without it the server answers as the fake model
+   * does (`responders/`): every prompt persona-forge sends gets content that follows it.
    */
   respond?: (request: FakeChatRequest) => unknown;
   faults?: FaultOptions;
@@ -33,7 +35,7 @@ export interface FakeLlmServerOptions {
   supportsJsonSchema?: boolean;
   /** When false, `response_format: json_object` gets a 400 too. @default true */
   supportsJsonObject?: boolean;
-  /** Model ids listed by `/v1/models`. @default ['fake-model'] */
+  /** Model ids listed by `/v1/models` (any name is answered). @default ['fake'] */
   models?: string[];
   /** Dimension of `/v1/embeddings` vectors (the offline hashed embedding). @default 384 */
   embeddingDimensions?: number;
@@ -98,7 +100,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     stats.requests++;
     const url = request.url ?? '';
     if (request.method === 'GET' && url.endsWith('/models')) {
-      const data = (options.models ?? ['fake-model']).map((id) => ({
+      const data = (options.models ?? ['fake']).map((id) => ({
         id,
         object: 'model',
         owned_by: 'fake',
@@ -223,7 +225,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     if (fault === 'schema-invalid') {
       content = JSON.stringify({ unexpected: 'this answer ignores the schema' });
     } else {
-      const scripted = await options.respond?.(chatRequest);
+      const scripted =
+        options.respond === undefined ? modelAnswer(chatRequest) : await options.respond(chatRequest);
       if (scripted !== undefined)
         content = typeof scripted === 'string' ? scripted : JSON.stringify(scripted);
       else if (schema !== undefined) content = JSON.stringify(answerForSchema(schema));

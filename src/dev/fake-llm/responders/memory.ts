@@ -1,0 +1,200 @@
+import type { FakeChatRequest } from '../server.js';
+import { contentWords, lastContent } from './text.js';
+
+const PREFERENCE =
+  /\b(i (?:really )?(?:like|love|enjoy|prefer|hate|dislike|can't stand|avoid)|i'm (?:into|allergic)|i (?:no longer|don't) (?:like|eat|drink|enjoy)|my (?:favou?rite|goal|plan|friend|partner|sister|brother|mother|father|wife|husband))\b/i;
+
+function parseInput(request: FakeChatRequest): unknown {
+  try {
+    return JSON.parse(lastContent(request.messages, 'user'));
+  } catch {
+    return {};
+  }
+}
+
+/** Every string in a JSON value, depth first. */
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
+  return out;
+}
+
+/** The first object (depth first) that has all `keys`. */
+function findObject(value: unknown, keys: string[]): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (!Array.isArray(value) && keys.every((k) => k in value)) return value as Record<string, unknown>;
+  for (const v of Object.values(value)) {
+    const found = findObject(v, keys);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Every whole number found under keys named like turn indices. */
+function turnIndices(value: unknown, out = new Set<number>()): Set<number> {
+  if (Array.isArray(value)) for (const v of value) turnIndices(v, out);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if ((k === 'index' || k === 'turnIndex') && typeof v === 'number' && Number.isInteger(v)) out.add(v);
+      else turnIndices(v, out);
+    }
+  }
+  return out;
+}
+
+function latestText(input: unknown): string {
+  const texts = strings(input).filter((s) => s.length > 0);
+  return texts.find((s) => PREFERENCE.test(s)) ?? texts.at(-1) ?? '';
+}
+
+/** `semantic_write`: writes when the turn states a lasting preference, relation or goal. */
+function semanticWrite(input: unknown): unknown {
+  const text = latestText(input);
+  const decision = PREFERENCE.test(text);
+  const sentence = text.split(/(?<=[.!?])\s+/).find((s) => PREFERENCE.test(s)) ?? text;
+  return {
+    reason: decision ? 'the user states something lasting about themselves' : 'small talk, nothing lasting',
+    decision,
+    content: decision ? `The user said: ${sentence.trim()}` : null,
+    keywords: decision ? contentWords(sentence).slice(0, 3) : [],
+  };
+}
+
+/** `personality_inference`: 3 = no evidence, moved by the cues the message shows. */
+function personality(input: unknown): unknown {
+  const text = latestText(input);
+  const clamp = (n: number) => Math.max(1, Math.min(5, n));
+  return {
+    openness: clamp(3 + (/\b(curious|new|try|explore|wonder)\b/i.test(text) ? 1 : 0)),
+    conscientiousness: clamp(3 + (/\b(plan|schedule|organi[sz]e|list|prepare)\b/i.test(text) ? 1 : 0)),
+    extraversion: clamp(3 + (/!/.test(text) ? 1 : 0) - (text.length < 40 ? 1 : 0)),
+    agreeableness: clamp(
+      3 +
+        (/\b(thanks|thank you|please)\b/i.test(text) ? 1 : 0) -
+        (/\b(now|hurry|just do)\b/i.test(text) ? 1 : 0),
+    ),
+    neuroticism: clamp(3 + (/\b(worr|anxious|nervous|afraid|stress)/i.test(text) ? 1 : 0)),
+  };
+}
+
+/** `core_update`: the current core memory kept as it is (the fake adds nothing it cannot read). */
+function coreUpdate(input: unknown): unknown {
+  const core = findObject(input, ['human']);
+  const asStrings = (value: unknown) =>
+    Object.fromEntries(
+      Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [
+        k,
+        Array.isArray(v) ? v.join(', ') : String(v ?? ''),
+      ]),
+    );
+  return { human: asStrings(core?.human ?? { name: 'the user' }), persona: asStrings(core?.persona) };
+}
+
+/** `episodic_summary`: one episode covering every turn of the session. */
+function episodes(input: unknown): unknown {
+  const indices = [...turnIndices(input)].sort((a, b) => a - b);
+  const text = strings(input).join(' ');
+  return {
+    episodes: [
+      {
+        topic_summary: `The user and the assistant talked about ${contentWords(text).slice(0, 3).join(', ') || 'everyday plans'}.`,
+        keywords: contentWords(text).slice(0, 3),
+        source_dialog_indices: indices,
+      },
+    ],
+  };
+}
+
+/** `procedural_update`: the current entries, kept. */
+function procedural(input: unknown): unknown {
+  const entries = findObject(input, ['key', 'sentence']) === undefined ? [] : collectEntries(input);
+  return { entries: entries.slice(0, 5) };
+}
+
+function collectEntries(value: unknown, out: Array<{ key: string; sentence: string }> = []) {
+  if (Array.isArray(value)) for (const v of value) collectEntries(v, out);
+  else if (value !== null && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if (typeof v.key === 'string' && typeof v.sentence === 'string')
+      out.push({ key: v.key, sentence: v.sentence });
+    else for (const child of Object.values(v)) collectEntries(child, out);
+  }
+  return out;
+}
+
+/** The teacher tasks of the memory stage, answered from the JSON input they send. */
+export function teacherAnswer(task: string, request: FakeChatRequest): unknown {
+  const input = parseInput(request);
+  switch (task) {
+    case 'semantic_write':
+      return semanticWrite(input);
+    case 'personality_inference':
+      return personality(input);
+    case 'core_update':
+      return coreUpdate(input);
+    case 'episodic_summary':
+      return episodes(input);
+    case 'procedural_update':
+      return procedural(input);
+    case 'tree_ops':
+      return { ops: 'NO_OP()' };
+    default:
+      return undefined;
+  }
+}
+
+/** `persona_enrichment`: a role description and core memory written from the given persona. */
+export function enrichmentAnswer(request: FakeChatRequest): unknown {
+  const prompt = lastContent(request.messages, 'user');
+  let persona: Record<string, unknown> = {};
+  let bigFive: Record<string, number> = {};
+  try {
+    persona = JSON.parse(/Base persona:\n(\{[\s\S]*?\n\})/.exec(prompt)?.[1] ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    bigFive = JSON.parse(/fixed, do not change them\):\n(\{.*\})/.exec(prompt)?.[1] ?? '{}') as Record<
+      string,
+      number
+    >;
+  } catch {
+    // answer with what could be read
+  }
+  const name = String(persona.name ?? 'The user');
+  const interests = Array.isArray(persona.interests) ? (persona.interests as string[]) : [];
+  const trait = (t: string, high: string, low: string) =>
+    (bigFive[t] ?? 3) >= 4 ? high : (bigFive[t] ?? 3) <= 2 ? low : null;
+  const traits = [
+    trait('extraversion', 'outgoing and talkative', 'quiet and reserved'),
+    trait('conscientiousness', 'organised', 'spontaneous'),
+    trait('openness', 'curious about new things', 'fond of routine'),
+    trait('agreeableness', 'warm and polite', 'direct'),
+    trait('neuroticism', 'prone to worry', 'calm under pressure'),
+  ].filter((t): t is string => t !== null);
+  const personalityLine =
+    traits.length > 0 ? `${name} is ${traits.join(', ')}.` : `${name} has a balanced temperament.`;
+  return {
+    roleDescription:
+      `${name} is ${persona.age ?? 'an adult'} and works as ${persona.occupation ?? 'a professional'} in ${persona.location ?? 'their city'}. ${personalityLine} ${interests.length > 0 ? `In free time ${name} enjoys ${interests.slice(0, 3).join(', ')}.` : ''}`.trim(),
+    human: {
+      age: String(persona.age ?? ''),
+      gender: String(persona.gender ?? ''),
+      occupation: String(persona.occupation ?? ''),
+      location: String(persona.location ?? ''),
+      family: String(persona.family ?? ''),
+      education: String(persona.education ?? ''),
+      interests: interests.join(', '),
+      preferences: interests
+        .slice(0, 2)
+        .map((i) => `likes ${i}`)
+        .join('; '),
+      personality: personalityLine,
+    },
+    persona: {
+      identity: `${name}'s personal assistant`,
+      roles: 'planning, reminders, recommendations',
+      interactionStyle: (bigFive.extraversion ?? 3) >= 4 ? 'lively and friendly' : 'brief and to the point',
+    },
+  };
+}

@@ -1,0 +1,208 @@
+import { sentence } from '../../../synth/grammar.js';
+import { firstPerson, withKeywords } from '../../../synth/offline/text.js';
+import type { FakeChatRequest } from '../server.js';
+import { lastContent, pick } from './text.js';
+
+/** One round of the realizer prompt's "WRITE THESE ROUNDS" list. */
+export interface PromptRound {
+  round: number;
+  facts: Array<{ statement: string; keywords: string[] }>;
+  images: string[];
+  noise: string | null;
+}
+
+const ROUND = /^- round (\d+) at [^;]+(.*)$/;
+const FACT = /express: "((?:[^"\\]|\\.)*)" keywords: ((?:"(?:[^"\\]|\\.)*"(?:, )?)+)/g;
+const KEYWORD = /"((?:[^"\\]|\\.)*)"/g;
+const IMAGE = /; image: (.*?)(?=; (?:express|image|noise): |$)/g;
+const NOISE = /; noise: (\w+)/;
+
+/**
+ * Reads the rounds to write from the realizer's chunk prompt (`src/synth/llm-realizer.ts`):
+ * round number, the facts with their keywords, image captions and the noise kind.
+ */
+export function parseRealizerRounds(prompt: string): {
+  rounds: PromptRound[];
+  topics: string[];
+  traits: Record<string, number>;
+} {
+  const lines = prompt.split('\n');
+  const start = lines.indexOf('WRITE THESE ROUNDS:');
+  const rounds: PromptRound[] = [];
+  for (const line of start < 0 ? [] : lines.slice(start + 1)) {
+    const match = ROUND.exec(line);
+    if (match === null) continue;
+    const rest = match[2] ?? '';
+    const facts = [...rest.matchAll(FACT)].map((m) => ({
+      statement: (m[1] ?? '').replace(/\\"/g, '"'),
+      keywords: [...(m[2] ?? '').matchAll(KEYWORD)].map((k) => (k[1] ?? '').replace(/\\"/g, '"')),
+    }));
+    // Captions are read after the facts are taken out, so a quoted fact cannot look like one.
+    const withoutFacts = rest.replace(FACT, 'express: -');
+    const images = [...withoutFacts.matchAll(IMAGE)].map((m) => (m[1] ?? '').trim());
+    rounds.push({ round: Number(match[1]), facts, images, noise: NOISE.exec(withoutFacts)?.[1] ?? null });
+  }
+  const topicLine = lines.find((line) => /^SESSION \d+ TOPICS: /.test(line)) ?? '';
+  const topics = topicLine
+    .replace(/^SESSION \d+ TOPICS: /, '')
+    .split(', ')
+    .map((topic) => topic.replace(/^[a-z ]+:\s*/i, '').trim())
+    .filter((topic) => topic !== '');
+  const traits: Record<string, number> = {};
+  for (const m of (lines.find((l) => l.startsWith('PERSONALITY NOW')) ?? '').matchAll(
+    /(\w+) (\d(?:\.\d)?)/g,
+  )) {
+    traits[m[1] as string] = Number(m[2]);
+  }
+  return { rounds, topics, traits };
+}
+
+const NOISE_LINES: Record<string, readonly string[]> = {
+  irrelevant: [
+    'Unrelated, but how many grams are in a cup of flour?',
+    'Quick random one: what is the capital of Australia again?',
+    'Totally off topic, why do cats knead blankets?',
+  ],
+  exploratory: [
+    'Just browsing ideas here, what else is out there along these lines?',
+    "I'm only looking around for now, show me a few different options.",
+    "Not deciding anything yet, I'm curious what people usually pick.",
+  ],
+  on_behalf: [
+    'This one is for a friend, not me: what would you suggest for her?',
+    'Asking for my neighbour, he wants a recommendation.',
+    'My colleague asked me to check this for him, any idea?',
+  ],
+  impulse: [
+    'Sudden urge to try something wild today, probably a one-off.',
+    'I just feel like doing something different this afternoon, only this once.',
+    'Random impulse, I might grab something new on the way home.',
+  ],
+  correction: [
+    'Sorry, I mistyped the time in my last message, I meant the evening.',
+    'Small correction to what I wrote before: it was Tuesday, not Monday.',
+    'Ignore the number I gave earlier, it was a typo.',
+  ],
+};
+
+const OPENERS = ['', 'So, ', 'By the way, ', 'Also, ', 'Oh, and ', 'Honestly, '];
+
+function userTurn(round: PromptRound, topic: string, traits: Record<string, number>, key: string): string {
+  const parts: string[] = [];
+  for (const fact of round.facts) {
+    const opener = pick(OPENERS, key, fact.statement, 'opener');
+    parts.push(sentence(`${opener}${withKeywords(firstPerson(fact.statement), fact.keywords)}`));
+  }
+  for (const caption of round.images) {
+    parts.push(
+      `<image> ${pick(['Look at this one:', 'I took this photo:', 'Here is what I saw:'], key, caption)} ${caption}.`,
+    );
+  }
+  if (round.noise !== null)
+    parts.push(pick(NOISE_LINES[round.noise] ?? NOISE_LINES.irrelevant ?? [''], key, 'noise'));
+  if (parts.length === 0) {
+    parts.push(
+      pick(
+        [
+          `Can we talk about ${topic} for a bit?`,
+          `I've been thinking about ${topic} again.`,
+          `What would you suggest for ${topic} this week?`,
+          `Any fresh ideas about ${topic}?`,
+          `Tell me something useful about ${topic}.`,
+        ],
+        key,
+        'free',
+      ),
+    );
+  }
+  if ((traits.extraversion ?? 3) >= 4)
+    parts.push(pick(['So excited about this!', 'Can’t wait!', 'Love it!'], key, 'x'));
+  if ((traits.neuroticism ?? 3) >= 4)
+    parts.push(pick(['I hope that is not a mistake.', 'I keep worrying about it.'], key, 'n'));
+  if ((traits.agreeableness ?? 3) >= 4) parts.push(pick(['Thanks so much.', 'Thank you!'], key, 'a'));
+  return parts.join(' ');
+}
+
+function assistantTurn(round: PromptRound, topic: string, key: string): string {
+  const parts: string[] = [];
+  for (const fact of round.facts) {
+    const keyword = fact.keywords[0] ?? topic;
+    parts.push(
+      pick(
+        [
+          `Got it, I'll keep ${keyword} in mind from now on.`,
+          `Thanks for telling me about ${keyword}; I'll use that when I suggest things.`,
+          `Noted: ${keyword}. That helps me tailor what I recommend.`,
+        ],
+        key,
+        fact.statement,
+        'ack',
+      ),
+    );
+  }
+  for (const caption of round.images) {
+    parts.push(`I can see ${caption.split(' on a ')[0] ?? caption} in your photo.`);
+  }
+  if (round.noise !== null) {
+    parts.push(
+      pick(
+        ['Happy to help with that too.', "Sure, here's a quick answer.", 'No problem, let me look into it.'],
+        key,
+        'noise-reply',
+      ),
+    );
+  }
+  if (parts.length === 0) {
+    parts.push(
+      pick(
+        [
+          `Here are a few ideas about ${topic} that fit what you like.`,
+          `Let's plan something around ${topic} that suits your week.`,
+          `Good question. For ${topic}, I'd start small and see how it feels.`,
+        ],
+        key,
+        'free-reply',
+      ),
+    );
+  }
+  parts.push(
+    pick(
+      [
+        '',
+        'Let me know how it goes.',
+        'Want me to set a reminder?',
+        'I can add this to your notes.',
+        'Shall I look for more options?',
+        `Tell me if ${topic} changes.`,
+        'I will remember that.',
+      ],
+      key,
+      'close',
+    ),
+  );
+  return parts.filter((p) => p !== '').join(' ');
+}
+
+/**
+ * The realizer's answer: one `{round, user, assistant}` per listed round, every listed fact
+ * stated in the user's voice with its keywords verbatim, one `<image>` per listed image, the
+ * noise kind acted out, and a reply that acknowledges what the user said.
+ */
+export function realizerAnswer(request: FakeChatRequest): unknown {
+  const prompt = lastContent(request.messages, 'user');
+  const { rounds, topics, traits } = parseRealizerRounds(prompt);
+  const seed = String(request.body.seed ?? '');
+  return {
+    turns: rounds.map((round, i) => {
+      const topic =
+        topics[Math.min(topics.length - 1, Math.floor((i * topics.length) / Math.max(1, rounds.length)))] ??
+        'your plans';
+      const key = `${seed}\u0000${round.round}\u0000${prompt.length}`;
+      return {
+        round: round.round,
+        user: userTurn(round, topic, traits, key),
+        assistant: assistantTurn(round, topic, key),
+      };
+    }),
+  };
+}

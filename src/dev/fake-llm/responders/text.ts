@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Deterministic choices for the fake model: the same prompt always gets the same answer, and
+ * different rounds of one prompt get different wording.
+ */
+export function pick<T>(options: readonly T[], ...key: Array<string | number>): T {
+  const digest = createHash('sha256').update(key.join('\u0000')).digest();
+  return options[digest.readUInt32BE(0) % options.length] as T;
+}
+
+/** The text of the last message with the given role. */
+export function lastContent(messages: Array<{ role: string; content: string }>, role: string): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role === role && typeof message.content === 'string') return message.content;
+  }
+  return '';
+}
+
+/** The text of the first system message. */
+export function systemContent(messages: Array<{ role: string; content: string }>): string {
+  return messages.find((m) => m.role === 'system')?.content ?? '';
+}
+
+/** Lower-case word tokens (letters and digits). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+const STOP = new Set(
+  'a an the and or but of to in on at for with by from is are was were be been am i my me you your it its this that these those they them their he she his her we our as so do does did not no yes user users'.split(
+    ' ',
+  ),
+);
+
+/** Content words: tokens that are not stop words. */
+export function contentWords(text: string): string[] {
+  return words(text).filter((w) => !STOP.has(w) && w.length > 2);
+}
+
+/** Share of `text`'s content words found in `haystack` (1 when `text` has none). */
+export function coverage(text: string, haystack: string): number {
+  const wanted = [...new Set(contentWords(text))];
+  if (wanted.length === 0) return 1;
+  const have = new Set(words(haystack));
+  return wanted.filter((w) => have.has(w)).length / wanted.length;
+}
