@@ -2,15 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  type FakeChatRequest,
-  type FakeLlmServer,
-  startFakeLlmServer,
-} from '../../src/dev/fake-llm/index.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { BudgetExceededError } from '../../src/errors/index.js';
-import type { ChatMessage } from '../../src/llm/types.js';
 import { mergeAndFinish, runPipelineFile } from '../../src/pipeline/run-file.js';
-import { chunkResponder } from '../synth/stub-llm.js';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const quickstart = join(repoRoot, 'pipelines/quickstart.yaml');
@@ -82,16 +76,10 @@ describe('quickstart, offline', () => {
   });
 });
 
-describe('quickstart against the fake OpenAI-compatible server', () => {
-  const write = chunkResponder('keywords');
+describe('quickstart against the fake model (the server `persona-forge dev fake-llm` runs)', () => {
   async function server(faultRate: number): Promise<FakeLlmServer> {
+    // No scripted answers: the shipped fake model answers every prompt itself.
     const started = await startFakeLlmServer({
-      respond: (request: FakeChatRequest) => {
-        const messages = request.messages as ChatMessage[];
-        const last = messages[messages.length - 1]?.content ?? '';
-        if (last.includes('WRITE THESE ROUNDS:')) return write('realizer', messages);
-        return undefined;
-      },
       faults: { rate: faultRate, seed: 7, retryAfterMs: 5, hangMs: 3_000 },
     });
     servers.push(started);
@@ -146,6 +134,11 @@ describe('quickstart against the fake OpenAI-compatible server', () => {
     const files = ['plan/plan.jsonl', 'dialogues/dialogues.jsonl', 'memory/memory.jsonl', 'quarantine.jsonl'];
     const quarantine = (await readFile(join(withFaults, 'quarantine.jsonl'), 'utf8')).trim();
     expect(quarantine).not.toMatch(/LLM_CALL_FAILED|LLM_SCHEMA_MISMATCH/);
+    // The same records as the clean run: nobody lost to the faults, nobody quarantined.
+    expect(quarantine).toBe('');
+    expect(m.stages.map((s: { out: number }) => s.out)).toEqual(
+      (await manifest(reference)).stages.map((s: { out: number }) => s.out),
+    );
     const plans = (await readFile(join(withFaults, 'plan/plan.jsonl'), 'utf8')).trim().split('\n');
     expect(plans).toHaveLength(5);
 

@@ -1,10 +1,10 @@
 import { JUDGE_KINDS, type JudgeKind } from '../../../reward/judge-kinds.js';
 import type { FakeChatRequest } from '../server.js';
-import { coverage, lastContent } from './text.js';
+import { coverage, promptContent } from './text.js';
 
 /** `slot_expressed`: the fact counts as stated when its keywords, or most of its words, are there. */
 export function slotAnswer(request: FakeChatRequest): unknown {
-  const prompt = lastContent(request.messages, 'user');
+  const prompt = promptContent(request.messages, 'User message: ');
   const fact = /^Fact: (.*)$/m.exec(prompt)?.[1] ?? '';
   const keywords = (/^Keywords: (.*)$/m.exec(prompt)?.[1] ?? '').split(', ').filter((k) => k !== '');
   const message = /^User message: ([\s\S]*)$/m.exec(prompt)?.[1] ?? '';
@@ -25,7 +25,7 @@ export function slotAnswer(request: FakeChatRequest): unknown {
  * carry; coherence drops for turns that do not alternate or repeat word for word.
  */
 export function sessionAnswer(request: FakeChatRequest): unknown {
-  const prompt = lastContent(request.messages, 'user');
+  const prompt = promptContent(request.messages, '\nSession:\n');
   const factsBlock = /Planned facts for this session:\n([\s\S]*?)\nSession:\n/.exec(prompt)?.[1] ?? '';
   const facts = factsBlock
     .split('\n')
@@ -107,7 +107,7 @@ function readItem(kind: JudgeKind, text: string): Record<string, string> {
  * structural tree-op score), written as the model would: a label or a score per item id.
  */
 export function rewardJudgeAnswer(kind: JudgeKind, request: FakeChatRequest): unknown {
-  const prompt = lastContent(request.messages, 'user');
+  const prompt = promptContent(request.messages, /^### Item \d+$/m);
   const spec = JUDGE_KINDS[kind];
   const items = prompt.split(/^### Item (\d+)\n/m);
   const results: Array<Record<string, unknown>> = [];

@@ -1,15 +1,19 @@
 import type { FakeChatRequest } from '../server.js';
-import { contentWords, lastContent } from './text.js';
+import { contentWords, promptContent } from './text.js';
 
 const PREFERENCE =
   /\b(i (?:really )?(?:like|love|enjoy|prefer|hate|dislike|can't stand|avoid)|i'm (?:into|allergic)|i (?:no longer|don't) (?:like|eat|drink|enjoy)|my (?:favou?rite|goal|plan|friend|partner|sister|brother|mother|father|wife|husband))\b/i;
 
 function parseInput(request: FakeChatRequest): unknown {
-  try {
-    return JSON.parse(lastContent(request.messages, 'user'));
-  } catch {
-    return {};
+  for (const message of request.messages) {
+    if (message.role !== 'user') continue;
+    try {
+      return JSON.parse(message.content);
+    } catch {
+      // not the JSON input: a re-ask message
+    }
   }
+  return {};
 }
 
 /** Every string in a JSON value, depth first. */
@@ -146,7 +150,7 @@ export function teacherAnswer(task: string, request: FakeChatRequest): unknown {
 
 /** `persona_enrichment`: a role description and core memory written from the given persona. */
 export function enrichmentAnswer(request: FakeChatRequest): unknown {
-  const prompt = lastContent(request.messages, 'user');
+  const prompt = promptContent(request.messages, 'Base persona:');
   let persona: Record<string, unknown> = {};
   let bigFive: Record<string, number> = {};
   try {

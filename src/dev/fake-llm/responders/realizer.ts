@@ -1,7 +1,7 @@
 import { sentence } from '../../../synth/grammar.js';
 import { firstPerson, withKeywords } from '../../../synth/offline/text.js';
 import type { FakeChatRequest } from '../server.js';
-import { lastContent, pick } from './text.js';
+import { pick, promptContent } from './text.js';
 
 /** One round of the realizer prompt's "WRITE THESE ROUNDS" list. */
 export interface PromptRound {
@@ -189,7 +189,7 @@ function assistantTurn(round: PromptRound, topic: string, key: string): string {
  * noise kind acted out, and a reply that acknowledges what the user said.
  */
 export function realizerAnswer(request: FakeChatRequest): unknown {
-  const prompt = lastContent(request.messages, 'user');
+  const prompt = promptContent(request.messages, 'WRITE THESE ROUNDS:');
   const { rounds, topics, traits } = parseRealizerRounds(prompt);
   const seed = String(request.body.seed ?? '');
   return {

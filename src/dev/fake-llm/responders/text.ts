@@ -46,3 +46,20 @@ export function coverage(text: string, haystack: string): number {
   const have = new Set(words(haystack));
   return wanted.filter((w) => have.has(w)).length / wanted.length;
 }
+
+/**
+ * The user message that carries the prompt: the first one containing `marker` (a re-ask after a
+ * bad answer appends messages, so the last user message is not always the prompt).
+ */
+export function promptContent(
+  messages: Array<{ role: string; content: string }>,
+  marker: string | RegExp,
+): string {
+  for (const message of messages) {
+    if (message.role !== 'user' || typeof message.content !== 'string') continue;
+    if (typeof marker === 'string' ? message.content.includes(marker) : marker.test(message.content)) {
+      return message.content;
+    }
+  }
+  return lastContent(messages, 'user');
+}
