@@ -38,6 +38,12 @@ export interface ReportData {
   usage: { byEndpoint: Record<string, EndpointUsage>; totalCostUsd: number } | null;
   offline: Record<string, boolean>;
   quarantined: number;
+  /** Distinct users quarantined by any stage. */
+  quarantinedUsers: number;
+  /** The most common quarantine reasons, with counts. */
+  topReasons: Array<{ stage: string; reason: string; count: number }>;
+  /** Users left in the last per-user output (dialogues, else plan). */
+  usersLeft: number;
 }
 
 const DAY = 86_400_000;
@@ -55,13 +61,32 @@ async function readOptionalJson(path: string): Promise<Record<string, unknown> |
 }
 
 /**
- * Reads plan, dialogues, memory, validation.json and manifest.json of a run directory (each
- * optional except the plan) and aggregates what the charts need. Only `maxUsers` users get a
+ * Reads plan, dialogues, memory, validation.json and quarantine.jsonl of a run directory (each
+ * optional except the plan) and aggregates what the charts need; what the run is (name, offline
+ * roles, usage) comes from `options.run`, so the report is a function of the data files. Only `maxUsers` users get a
  * timeline and personality chart; the rest contribute to the distributions.
  *
  * @example const data = await collectReportData('out/quickstart', { maxUsers: 8 });
  */
-export async function collectReportData(runDir: string, options: { maxUsers: number }): Promise<ReportData> {
+export interface ReportRun {
+  name: string;
+  offline: Record<string, boolean>;
+  usage?: { byEndpoint: Record<string, EndpointUsage>; totalCostUsd: number };
+}
+
+async function countLines(path: string, missing: number): Promise<number> {
+  try {
+    const text = await readFile(path, 'utf8');
+    return text.split('\n').filter((line) => line.trim() !== '').length;
+  } catch {
+    return missing;
+  }
+}
+
+export async function collectReportData(
+  runDir: string,
+  options: { maxUsers: number; run?: ReportRun },
+): Promise<ReportData> {
   const data: ReportData = {
     name: '',
     users: 0,
@@ -77,6 +102,9 @@ export async function collectReportData(runDir: string, options: { maxUsers: num
     usage: null,
     offline: {},
     quarantined: 0,
+    quarantinedUsers: 0,
+    topReasons: [],
+    usersLeft: 0,
   };
   const starts = new Map<string, string>();
   for await (const record of readJsonl(join(runDir, 'plan/plan.jsonl'))) {
@@ -138,22 +166,36 @@ export async function collectReportData(runDir: string, options: { maxUsers: num
   }
   const validation = await readOptionalJson(join(runDir, 'validation.json'));
   if (validation !== null) data.validation = summarizeValidation(validation);
-  const manifest = await readOptionalJson(join(runDir, 'manifest.json'));
-  if (manifest !== null) {
-    data.name = String((manifest.pipeline as { name?: string } | undefined)?.name ?? '');
-    data.offline = (manifest.offline as Record<string, boolean> | undefined) ?? {};
-    const usage = manifest.usage as
-      | { byEndpoint?: Record<string, EndpointUsage>; total?: { costUsd?: number } }
-      | undefined;
-    if (usage?.byEndpoint !== undefined)
-      data.usage = { byEndpoint: usage.byEndpoint, totalCostUsd: usage.total?.costUsd ?? 0 };
+  // What this run is: from the caller (the running pipeline), never from a manifest an earlier
+  // attempt left behind, so the same data files always give the same report.
+  if (options.run !== undefined) {
+    data.name = options.run.name;
+    data.offline = options.run.offline;
+    if (options.run.usage !== undefined) data.usage = options.run.usage;
   }
   try {
     const text = await readFile(join(runDir, 'quarantine.jsonl'), 'utf8');
-    data.quarantined = text.split('\n').filter((line) => line.trim() !== '').length;
+    const records = text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { stage?: string; inputId?: string; reason?: string });
+    data.quarantined = records.length;
+    data.quarantinedUsers = new Set(records.map((r) => r.inputId)).size;
+    const counts = new Map<string, { stage: string; reason: string; count: number }>();
+    for (const record of records) {
+      const reason = String(record.reason ?? '').replace(/^user "[^"]*": /, '');
+      const key = `${record.stage}\u0000${reason}`;
+      const entry = counts.get(key) ?? { stage: String(record.stage ?? ''), reason, count: 0 };
+      entry.count++;
+      counts.set(key, entry);
+    }
+    data.topReasons = [...counts.values()]
+      .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1))
+      .slice(0, 5);
   } catch {
     data.quarantined = 0;
   }
+  data.usersLeft = await countLines(join(runDir, 'dialogues/dialogues.jsonl'), data.users);
   return data;
 }
 

@@ -26,7 +26,25 @@ export function renderReport(data: ReportData): string {
     offlineRoles.length > 0
       ? `<p class="offline">Offline: the roles ${offlineRoles.map((r) => `<code>${escapeXml(r)}</code>`).join(', ')} were served by persona-forge's deterministic offline backend (no language model).</p>`
       : '';
+  const nothingLeft = data.users > 0 && (data.usersLeft === 0 || data.quarantinedUsers >= data.users);
+  const reasons =
+    data.topReasons.length === 0
+      ? ''
+      : `<table><tr><th>stage</th><th>reason</th><th>records</th></tr>${data.topReasons
+          .map(
+            (r) =>
+              `<tr><td>${escapeXml(r.stage)}</td><td>${escapeXml(r.reason)}</td><td>${r.count}</td></tr>`,
+          )
+          .join('')}</table>`;
+  const alarm = nothingLeft
+    ? `<div class="alarm" role="alert"><strong>Nothing usable left: ${data.quarantinedUsers} of ${data.users} users were quarantined.</strong> Top reasons (see quarantine.jsonl):${reasons}</div>`
+    : '';
   const sections: string[] = [];
+  if (!nothingLeft && reasons !== '') {
+    sections.push(
+      `<section><h2>Quarantine</h2><p>${data.quarantined} records of ${data.quarantinedUsers} users; the most common reasons:</p>${reasons}</section>`,
+    );
+  }
   const total = data.multimodal.userTurns;
   const ratio = total === 0 ? 0 : data.multimodal.imageTurns / total;
   sections.push(`<section><h2>Overview</h2><table>
@@ -34,7 +52,6 @@ export function renderReport(data: ReportData): string {
 <tr><th>user turns</th><td>${total}</td></tr>
 <tr><th>multimodal turns</th><td>${data.multimodal.imageTurns} (${(ratio * 100).toFixed(1)}%)</td></tr>
 <tr><th>quarantined records</th><td>${data.quarantined}</td></tr>
-<tr><th>LLM cost</th><td>$${(data.usage?.totalCostUsd ?? 0).toFixed(4)}</td></tr>
 </table></section>`);
   sections.push(
     `<section><h2>Dialogues</h2>${figure('turns-per-dialogue', 'User turns per dialogue', histogram(data.turnsPerDialogue, { title: 'Turns per dialogue', xLabel: 'user turns' }))}${figure(
@@ -102,21 +119,13 @@ export function renderReport(data: ReportData): string {
   sections.push(
     `<section><h2>Validation</h2>${data.validation === null ? '<p>No validation.json in this run.</p>' : `<p>Judges: ${escapeXml(data.validation.judgeMode ?? 'n/a')}</p>${figure('validation', 'Failures by check (0 everywhere is a clean corpus)', barChart(failures.length > 0 ? failures : [{ label: 'no checks', value: 0 }], { title: 'Validation failures', width: 760 }))}`}</section>`,
   );
-  const usageBars = Object.entries(data.usage?.byEndpoint ?? {}).map(([label, u]) => ({
-    label,
-    value: u.costUsd,
-  }));
-  const callBars = Object.entries(data.usage?.byEndpoint ?? {}).map(([label, u]) => ({
-    label,
-    value: u.calls,
-  }));
   sections.push(
-    `<section><h2>Usage and cost</h2>${figure('usage-cost', 'Cost per endpoint (USD)', barChart(usageBars.length > 0 ? usageBars : [{ label: 'offline', value: 0 }], { title: 'Cost per endpoint', unit: ' $' }))}${figure('usage-calls', 'Calls per endpoint', barChart(callBars.length > 0 ? callBars : [{ label: 'offline', value: 0 }], { title: 'Calls per endpoint' }))}</section>`,
+    '<section><h2>Usage and cost</h2><p>LLM calls, tokens and cost of each invocation are in <code>manifest.json</code> (<code>usage</code>); this report depends only on the data files, so it is the same however often the run was resumed.</p></section>',
   );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>persona-forge report${data.name === '' ? '' : ` — ${escapeXml(data.name)}`}</title>
-<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1000px;color:#222}h1{font-size:1.6rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}figure{margin:1rem 0}figcaption{color:#666;font-size:12px}table{border-collapse:collapse}th,td{padding:.2rem .8rem;border-bottom:1px solid #eee;text-align:left}.offline{background:#fff6dd;border:1px solid #f0d58c;padding:.5rem .8rem}svg{max-width:100%;height:auto}</style>
-</head><body><h1>persona-forge report${data.name === '' ? '' : ` — ${escapeXml(data.name)}`}</h1>${banner}${sections.join('\n')}</body></html>
+<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1000px;color:#222}h1{font-size:1.6rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}figure{margin:1rem 0}figcaption{color:#666;font-size:12px}table{border-collapse:collapse}th,td{padding:.2rem .8rem;border-bottom:1px solid #eee;text-align:left}.offline{background:#fff6dd;border:1px solid #f0d58c;padding:.5rem .8rem}.alarm{background:#c62828;color:#fff;padding:.8rem 1rem;margin:1rem 0}.alarm table{background:#fff;color:#222;margin-top:.5rem}svg{max-width:100%;height:auto}</style>
+</head><body><h1>persona-forge report${data.name === '' ? '' : ` — ${escapeXml(data.name)}`}</h1>${alarm}${banner}${sections.join('\n')}</body></html>
 `;
 }
 

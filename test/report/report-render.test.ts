@@ -20,9 +20,50 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const run = { name: 'fixture', offline: { realizer: true } };
+
 describe('report.html', () => {
+  it('depends only on the data files: a manifest left by an earlier attempt changes nothing', async () => {
+    const before = renderReport(await collectReportData(dir, { maxUsers: 2, run }));
+    const manifest = join(dir, 'manifest.json');
+    const saved = await readFile(manifest, 'utf8');
+    await writeFileAtomic(
+      manifest,
+      JSON.stringify({ pipeline: { name: 'stale' }, offline: {}, usage: { total: { costUsd: 9 } } }),
+    );
+    const after = renderReport(await collectReportData(dir, { maxUsers: 2, run }));
+    await writeFileAtomic(manifest, saved);
+    expect(after).toBe(before);
+  });
+
+  it('opens with a red banner and the top reasons when every user was quarantined', async () => {
+    const quarantine = join(dir, 'quarantine.jsonl');
+    const saved = await readFile(quarantine, 'utf8').catch(() => '');
+    const users = ['u0', 'u1', 'u2'];
+    const lines = [
+      ...users.map((u) => ({
+        stage: 'synth',
+        inputId: u,
+        reason: `user "${u}": the realizer returned missing or empty turns`,
+        code: 'SYNTH_FAILED',
+      })),
+      { stage: 'validate', inputId: 'u0', reason: 'chronology', code: 'VALIDATION_FAILED' },
+    ];
+    await writeFileAtomic(quarantine, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const data = await collectReportData(dir, { maxUsers: 2, run });
+    await writeFileAtomic(quarantine, saved);
+    const html = renderReport({ ...data, users: 3, quarantinedUsers: 3 });
+    const body = html.slice(html.indexOf('<body>'));
+    expect(body.indexOf('class="alarm"')).toBeGreaterThan(-1);
+    expect(body.indexOf('class="alarm"')).toBeLessThan(body.indexOf('<section>'));
+    expect(html).toMatch(/Nothing usable left: 3 of 3 users were quarantined/);
+    expect(html).toMatch(/<td>synth<\/td><td>the realizer returned missing or empty turns<\/td><td>3<\/td>/);
+    // A healthy run has no banner.
+    expect(renderReport(await collectReportData(dir, { maxUsers: 2, run }))).not.toContain('class="alarm"');
+  });
+
   it('aggregates the run directory', async () => {
-    const data = await collectReportData(dir, { maxUsers: 2 });
+    const data = await collectReportData(dir, { maxUsers: 2, run });
     expect(data.users).toBe(3);
     expect(data.turnsPerDialogue).toHaveLength(3);
     expect(data.timelines).toHaveLength(2);
@@ -32,7 +73,7 @@ describe('report.html', () => {
   });
 
   it('is self-contained: no scripts, no external references', async () => {
-    const html = renderReport(await collectReportData(dir, { maxUsers: 2 }));
+    const html = renderReport(await collectReportData(dir, { maxUsers: 2, run }));
     expect(html).not.toMatch(/<script|<link|src="http|href="http/);
     expect(html).toContain('Offline:');
   });
@@ -40,7 +81,7 @@ describe('report.html', () => {
   // Rendering needs Debian's chromium (.ci/run installs it); without it there is nothing to render with.
   it.skipIf(chromium === undefined)('draws every chart in headless Chromium', async () => {
     const path = join(dir, 'report.html');
-    await writeFileAtomic(path, renderReport(await collectReportData(dir, { maxUsers: 2 })));
+    await writeFileAtomic(path, renderReport(await collectReportData(dir, { maxUsers: 2, run })));
     const { chromium: launcher } = await import('playwright-core');
     const browser = await launcher.launch({
       executablePath: chromium as string,
@@ -81,7 +122,6 @@ describe('report.html', () => {
           'preference-mix',
           'qa-tasks',
           'validation',
-          'usage-cost',
         ]),
       );
       for (const chart of charts) {
