@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Fails the run when a test leaves pf-* entries in the system temp folder.
+    globalSetup: ['test/support/temp-guard.ts'],
   },
 });

@@ -1,13 +1,23 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sampleDataset } from './dataset-columns.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = (): string => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pf-ds-'));
+  dirs.push(dir);
+  return dir;
+};
 
 describe('sampleDataset', () => {
   it('reads the columns of the first jsonl rows (present in every row)', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'pf-ds-'));
+    const dir = tempDir();
     const file = path.join(dir, 'a.jsonl');
     writeFileSync(
       file,
@@ -18,7 +28,7 @@ describe('sampleDataset', () => {
   });
 
   it('reads parquet columns through parquet-wasm', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'pf-ds-'));
+    const dir = tempDir();
     const file = path.join(dir, 'a.parquet');
     const { Table, writeParquet } = await import('parquet-wasm');
     const arrow = tableFromArrays({ solution: ['a', 'b', 'c'], task: ['mc', 'mc', 'qa'] });

@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const script = join(repoRoot, 'test/support/run-test-pipeline.ts');
-const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -20,7 +19,12 @@ function runChild(
   killAfterJournaled?: number,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(tsx, [script, outDir, String(delayMs)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    // `node --import tsx` (not the tsx CLI, which runs the script in a child process that a kill
+    // of the CLI would orphan): the kill reaches the process doing the work.
+    const child = spawn(process.execPath, ['--import', 'tsx', script, outDir, String(delayMs)], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const journal = join(outDir, '.state/synth.journal.jsonl');
     const timer =
       killAfterJournaled === undefined

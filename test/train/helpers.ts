@@ -1,15 +1,24 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import { Recipe, type RecipeInput } from '../../src/schemas/recipe.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fakeSwiftDir = path.join(repoRoot, 'test/support/fake-swift');
 
-/** A fresh temp dir for one test. */
+const created: string[] = [];
+// Every test file that uses these helpers removes the folders it made.
+afterAll(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp dir for one test (removed after the test file). */
 export function tempDir(prefix = 'pf-train-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
 }
 
 /** An environment whose PATH starts with the fake `swift` and records calls to `record`. */
