@@ -192,8 +192,10 @@ describe('README.md, section by section, through the shipped binary', () => {
     }
     await writeFile(
       join(work, 'with-endpoints.yaml'),
+      // The README's llm section in a small pipeline (its judge endpoint is rate-limited to 500/min).
       stringify({
         extends: './pipelines/quickstart.yaml',
+        personas: { train: 2, test: 1 },
         llm: { ...llm, cache: { dir: '.pf-cache/endpoints' } },
       }),
     );
