@@ -1,5 +1,6 @@
 import type { JudgeKind } from '../../../reward/judge-kinds.js';
 import type { FakeChatRequest } from '../server.js';
+import { conceptAnswer } from './concepts.js';
 import { rewardJudgeAnswer, sessionAnswer, slotAnswer } from './judges.js';
 import { enrichmentAnswer, teacherAnswer } from './memory.js';
 import { realizerAnswer } from './realizer.js';
@@ -10,6 +11,7 @@ export type Responder = (request: FakeChatRequest) => unknown;
 
 const BY_SCHEMA: Record<string, Responder> = {
   dialogue_chunk: realizerAnswer,
+  concept_sessions: conceptAnswer,
   slot_expressed: slotAnswer,
   session_judgement: sessionAnswer,
   persona_enrichment: enrichmentAnswer,
@@ -28,6 +30,7 @@ const BY_SCHEMA: Record<string, Responder> = {
 /** When structured output falls back to `json_object` or plain instructions, the name is not sent. */
 const BY_SYSTEM_PROMPT: Array<[RegExp, string]> = [
   [/realistic chat logs between a user and their long-term personal assistant/, 'dialogue_chunk'],
+  [/realistic multimodal conversations about a user's personal concepts/, 'concept_sessions'],
   [/Answer whether the user message clearly states the given fact/, 'slot_expressed'],
   [/You review synthetic conversations/, 'session_judgement'],
   [/You flesh out simulated users/, 'persona_enrichment'],

@@ -25,8 +25,11 @@ export function parseRealizerRounds(prompt: string): {
   rounds: PromptRound[];
   topics: string[];
   traits: Record<string, number>;
+  /** The user's name (the profile line starts with it): plan statements name the user. */
+  name: string;
 } {
   const lines = prompt.split('\n');
+  const name = /^USER PROFILE: ([^,]+),/m.exec(prompt)?.[1]?.trim() ?? '';
   const start = lines.indexOf('WRITE THESE ROUNDS:');
   const rounds: PromptRound[] = [];
   for (const line of start < 0 ? [] : lines.slice(start + 1)) {
@@ -54,7 +57,7 @@ export function parseRealizerRounds(prompt: string): {
   )) {
     traits[m[1] as string] = Number(m[2]);
   }
-  return { rounds, topics, traits };
+  return { rounds, topics, traits, name };
 }
 
 const NOISE_LINES: Record<string, readonly string[]> = {
@@ -85,13 +88,86 @@ const NOISE_LINES: Record<string, readonly string[]> = {
   ],
 };
 
+const LIKE_FRAMES = [
+  'I like {x}',
+  "I've really gotten into {x} lately",
+  "I'm a big fan of {x}",
+  '{X} is something I really like',
+  'honestly I love {x}',
+  "I've started to like {x} a lot",
+  'I keep coming back to {x}, I like it',
+  "you should know I'm into {x}",
+];
+const DISLIKE_FRAMES = [
+  'I dislike {x}',
+  "I really can't stand {x}",
+  '{X} is not for me, I dislike it',
+  "I'd rather avoid {x}",
+  "honestly I don't like {x} at all",
+  'please keep {x} away from me, I dislike it',
+];
+const CONTEXT = [
+  '',
+  'Just so you know for later.',
+  'It came up while I was cooking.',
+  'My friends keep teasing me about it.',
+  'Figured I should mention it.',
+  'I noticed it again this week.',
+  'Keep that in mind when you suggest things.',
+  'That has been true for a while now.',
+  'Funny how these things go.',
+  'It might matter for the weekend plans.',
+  'I was reminded of it on the bus today.',
+  'Write that down somewhere.',
+];
+
+/** "I like X" said in one of several ways, so a long dialogue does not repeat one frame. */
+function varyFrame(text: string, key: string): string {
+  const like = /^I (like|dislike) (.+)$/.exec(text);
+  if (like === null) return text;
+  const item = like[2] as string;
+  const frame = pick(like[1] === 'like' ? LIKE_FRAMES : DISLIKE_FRAMES, key, text, 'frame');
+  return frame.replace('{x}', item).replace('{X}', item.charAt(0).toUpperCase() + item.slice(1));
+}
+
 const OPENERS = ['', 'So, ', 'By the way, ', 'Also, ', 'Oh, and ', 'Honestly, '];
 
-function userTurn(round: PromptRound, topic: string, traits: Record<string, number>, key: string): string {
+const BASE: Record<string, string> = { is: 'am', has: 'have', does: 'do', goes: 'go', was: 'was' };
+
+/** A plan statement about the named user ("Ana likes tea", "Ana's sister is Li") in the user's own voice. */
+export function inOwnVoice(statement: string, name: string): string {
+  let text = statement;
+  if (name !== '') {
+    text = text.replaceAll(`${name}'s`, 'my');
+    const lead = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(\\w+)`).exec(text);
+    if (lead !== null) {
+      const verb = (lead[1] as string).toLowerCase();
+      const base =
+        BASE[verb] ??
+        verb
+          .replace(/(ch|sh|ss|x|z|o)es$/, '$1')
+          .replace(/([^aeiou])ies$/, '$1y')
+          .replace(/([^s])s$/, '$1');
+      text = `I ${base}${text.slice(lead[0].length)}`;
+    }
+    text = text.replaceAll(name, 'me');
+  }
+  return firstPerson(text);
+}
+
+function userTurn(
+  round: PromptRound,
+  topic: string,
+  traits: Record<string, number>,
+  name: string,
+  key: string,
+): string {
   const parts: string[] = [];
   for (const fact of round.facts) {
     const opener = pick(OPENERS, key, fact.statement, 'opener');
-    parts.push(sentence(`${opener}${withKeywords(firstPerson(fact.statement), fact.keywords)}`));
+    const voiced = varyFrame(inOwnVoice(fact.statement, name), key);
+    parts.push(sentence(`${opener}${withKeywords(voiced, fact.keywords)}`));
+    parts.push(pick(CONTEXT, key, fact.statement, 'context'));
   }
   for (const caption of round.images) {
     parts.push(
@@ -101,26 +177,58 @@ function userTurn(round: PromptRound, topic: string, traits: Record<string, numb
   if (round.noise !== null)
     parts.push(pick(NOISE_LINES[round.noise] ?? NOISE_LINES.irrelevant ?? [''], key, 'noise'));
   if (parts.length === 0) {
-    parts.push(
-      pick(
-        [
-          `Can we talk about ${topic} for a bit?`,
-          `I've been thinking about ${topic} again.`,
-          `What would you suggest for ${topic} this week?`,
-          `Any fresh ideas about ${topic}?`,
-          `Tell me something useful about ${topic}.`,
-        ],
-        key,
-        'free',
-      ),
+    const lead = pick(
+      ['', 'Hey, ', 'Quick one: ', 'Okay, ', 'Morning! ', 'So ', 'Hmm, ', 'Right, ', 'Hi again, '],
+      key,
+      'lead',
     );
+    const ask = pick(
+      [
+        `can we talk about ${topic} for a bit?`,
+        `I've been thinking about ${topic} again.`,
+        `what would you suggest for ${topic} this week?`,
+        `any fresh ideas about ${topic}?`,
+        `tell me something useful about ${topic}.`,
+        `how do people usually get started with ${topic}?`,
+        `I have a free evening, maybe ${topic}?`,
+        `what's a cheap way to do more ${topic}?`,
+        `remind me what we said about ${topic} last time?`,
+        `is ${topic} worth more of my time, do you think?`,
+        `I want a small plan for ${topic} before Sunday.`,
+        `give me one tip on ${topic} I haven't heard.`,
+      ],
+      key,
+      'ask',
+    );
+    const tail = pick(
+      [
+        '',
+        ' Nothing fancy.',
+        ' Keep it short.',
+        ' I only have an hour.',
+        ' Be honest.',
+        ' No rush.',
+        ' For this weekend.',
+      ],
+      key,
+      'tail',
+    );
+    parts.push(`${lead}${lead === '' ? ask.charAt(0).toUpperCase() + ask.slice(1) : ask}${tail}`);
   }
   if ((traits.extraversion ?? 3) >= 4)
     parts.push(pick(['So excited about this!', 'Can’t wait!', 'Love it!'], key, 'x'));
   if ((traits.neuroticism ?? 3) >= 4)
     parts.push(pick(['I hope that is not a mistake.', 'I keep worrying about it.'], key, 'n'));
-  if ((traits.agreeableness ?? 3) >= 4) parts.push(pick(['Thanks so much.', 'Thank you!'], key, 'a'));
-  return parts.join(' ');
+  if ((traits.agreeableness ?? 3) >= 4 && pick([true, false], key, 'a?')) {
+    parts.push(
+      pick(
+        ['Thanks so much.', 'Thank you!', 'Appreciate it.', 'Thanks, really.', 'You are a star.'],
+        key,
+        'a',
+      ),
+    );
+  }
+  return parts.filter((part) => part !== '').join(' ');
 }
 
 function assistantTurn(round: PromptRound, topic: string, key: string): string {
@@ -190,7 +298,7 @@ function assistantTurn(round: PromptRound, topic: string, key: string): string {
  */
 export function realizerAnswer(request: FakeChatRequest): unknown {
   const prompt = promptContent(request.messages, 'WRITE THESE ROUNDS:');
-  const { rounds, topics, traits } = parseRealizerRounds(prompt);
+  const { rounds, topics, traits, name } = parseRealizerRounds(prompt);
   const seed = String(request.body.seed ?? '');
   return {
     turns: rounds.map((round, i) => {
@@ -200,7 +308,7 @@ export function realizerAnswer(request: FakeChatRequest): unknown {
       const key = `${seed}\u0000${round.round}\u0000${prompt.length}`;
       return {
         round: round.round,
-        user: userTurn(round, topic, traits, key),
+        user: userTurn(round, topic, traits, name, key),
         assistant: assistantTurn(round, topic, key),
       };
     }),

@@ -39,11 +39,20 @@ export function contentWords(text: string): string[] {
   return words(text).filter((w) => !STOP.has(w) && w.length > 2);
 }
 
-/** Share of `text`'s content words found in `haystack` (1 when `text` has none). */
-export function coverage(text: string, haystack: string): number {
-  const wanted = [...new Set(contentWords(text))];
+/** A crude stem, so "likes" meets "like" and "dislikes" meets "dislike". */
+function stem(word: string): string {
+  return word.length > 3 ? word.replace(/ies$/, 'y').replace(/([^s])s$/, '$1') : word;
+}
+
+/**
+ * Share of `text`'s content words found in `haystack` (1 when `text` has none); words in `ignore`
+ * (the user's own name, which the user does not say about themselves) do not count.
+ */
+export function coverage(text: string, haystack: string, ignore: readonly string[] = []): number {
+  const skip = new Set(ignore.flatMap((name) => words(name)).map(stem));
+  const wanted = [...new Set(contentWords(text).map(stem))].filter((w) => !skip.has(w));
   if (wanted.length === 0) return 1;
-  const have = new Set(words(haystack));
+  const have = new Set(words(haystack).map(stem));
   return wanted.filter((w) => have.has(w)).length / wanted.length;
 }
 
