@@ -50,12 +50,14 @@ export class StageJournal {
           if (newline === -1) break;
           const lineEnd = chunkStart + newline;
           const match = HEAD.exec(Buffer.concat(head).toString('utf8'));
-          if (match === null) break;
-          entries.set(JSON.parse(match[1] as string) as string, {
-            offset: lineStart,
-            length: lineEnd - lineStart,
-            ok: match[2] === 'true',
-          });
+          // A damaged line is passed over (its user is processed again); the lines after it stay.
+          if (match !== null) {
+            entries.set(JSON.parse(match[1] as string) as string, {
+              offset: lineStart,
+              length: lineEnd - lineStart,
+              ok: match[2] === 'true',
+            });
+          }
           lineStart = lineEnd + 1;
           head = [];
           headLength = 0;

@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isTempFile } from '../util/fs.js';
 import { promisify } from 'node:util';
+import { isTempFile } from '../util/fs.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -55,11 +55,47 @@ export async function hashOutputs(runDir: string, paths: string[]): Promise<Reco
     for (const entry of entries) {
       const child = join(full, entry.name);
       if (entry.isDirectory()) await walk(child);
-      else if (entry.isFile() && !isTempFile(entry.name)) files.add(relative(runDir, child).split(sep).join('/'));
+      else if (entry.isFile() && !isTempFile(entry.name))
+        files.add(relative(runDir, child).split(sep).join('/'));
     }
   };
   for (const path of paths) await walk(join(runDir, path));
   const out: Record<string, string> = {};
   for (const rel of [...files].sort()) out[rel] = await sha256File(join(runDir, rel));
   return out;
+}
+
+/** Size and sha256 of every file under the given output paths (a stage marker's record). */
+export async function outputDigests(
+  runDir: string,
+  paths: string[],
+): Promise<Record<string, { size: number; sha256: string }>> {
+  const hashes = await hashOutputs(runDir, paths);
+  const out: Record<string, { size: number; sha256: string }> = {};
+  for (const [rel, sha256] of Object.entries(hashes)) {
+    out[rel] = { size: (await stat(join(runDir, rel))).size, sha256 };
+  }
+  return out;
+}
+
+/**
+ * Whether the files under `paths` are exactly the ones a marker recorded (same names, sizes and
+ * sha256). Sizes are compared first, so a truncated or deleted file is found without hashing.
+ */
+export async function outputsMatch(
+  runDir: string,
+  paths: string[],
+  recorded: Record<string, { size: number; sha256: string }>,
+): Promise<boolean> {
+  const names = Object.keys(recorded);
+  for (const rel of names) {
+    try {
+      if ((await stat(join(runDir, rel))).size !== recorded[rel]?.size) return false;
+    } catch {
+      return false;
+    }
+  }
+  const now = await hashOutputs(runDir, paths);
+  if (Object.keys(now).length !== names.length) return false;
+  return names.every((rel) => now[rel] === recorded[rel]?.sha256);
 }

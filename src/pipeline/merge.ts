@@ -1,11 +1,12 @@
 import { cp, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { InputError } from '../errors/index.js';
+import { InputError, PersonaForgeError } from '../errors/index.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
 import { readJsonl } from '../util/fs.js';
 import { stableStringify } from '../util/hash.js';
-import { type StageEntry, stageFingerprints } from './runner.js';
-import { stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
+import { outputDigests } from './manifest.js';
+import { type StageEntry, stageFingerprints, stageOutputs } from './runner.js';
+import { clearMarker, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
 
 interface ShardManifest {
   shard: string | null;
@@ -44,27 +45,45 @@ export async function mergeShards(
   }
   const first = manifests[0] as ShardManifest;
   const count = Number(first.shard?.split('/')[1] ?? 1);
-  const seen = new Set<number>();
+  const seen = new Map<number, string>();
+  const fail = (message: string, hint?: string) =>
+    new PersonaForgeError('MERGE_INVALID', message, hint === undefined ? {} : { hint });
   manifests.forEach((manifest, i) => {
+    const dir = dirs[i] as string;
+    if (manifest.shard === null || manifest.shard === undefined) {
+      throw fail(`${dir} is not a shard (it was run without --shard)`);
+    }
     if (manifest.pipeline.configHash !== first.pipeline.configHash) {
-      throw new InputError(
-        dirs[i] as string,
-        'was made with a different pipeline configuration than the first shard',
+      throw fail(`${dir} was made with a different pipeline configuration than ${dirs[0]}`);
+    }
+    if (manifest.status !== 'complete') {
+      throw fail(
+        `${dir} is not complete (status ${manifest.status})`,
+        'run the same command in that shard again to finish it',
       );
     }
-    const [index, n] = (manifest.shard ?? '0/1').split('/').map(Number);
-    if (n !== count)
-      throw new InputError(dirs[i] as string, `is shard ${manifest.shard}, expected one of n=${count}`);
-    seen.add(index as number);
+    const [index, n] = manifest.shard.split('/').map(Number);
+    if (n !== count) throw fail(`${dir} is shard ${manifest.shard}, expected one of n=${count}`);
+    const twin = seen.get(index as number);
+    if (twin !== undefined)
+      throw fail(`${dir} and ${twin} are both shard ${manifest.shard}: each shard once`);
+    seen.set(index as number, dir);
   });
   if (seen.size !== count) {
     const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !seen.has(i));
-    throw new InputError('merge', `shards ${missing.map((i) => `${i}/${count}`).join(', ')} are missing`);
+    throw new PersonaForgeError(
+      'MERGE_INVALID',
+      `shards ${missing.map((i) => `${i}/${count}`).join(', ')} are missing`,
+    );
   }
 
   const config = first.config;
   const runDir = resolve(outDir);
   const fingerprints = stageFingerprints(config, null);
+  // A directory merged into before keeps nothing of the whole-corpus stages: they run again.
+  for (const name of config.stages) {
+    if (stages[name]?.stage.kind === 'reduce') await clearMarker(runDir, name);
+  }
   // Side files a per-user stage writes beside its output (e.g. the image pool) are the same in
   // every shard: copy them first, then overwrite the per-user outputs with the merged ones.
   for (const dir of dirs) {
@@ -77,6 +96,7 @@ export async function mergeShards(
           rel === '.state' ||
           rel.startsWith('.state/') ||
           rel === 'manifest.json' ||
+          rel === '.pf-lock' ||
           rel === 'quarantine.jsonl'
         );
       },
@@ -119,6 +139,7 @@ export async function mergeShards(
       out: records.length,
       quarantined: quarantine.length,
       offline: true,
+      files: await outputDigests(runDir, stageOutputs(entry.stage)),
     });
   }
   return config;

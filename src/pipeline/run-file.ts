@@ -4,6 +4,7 @@ import { loadPipeline } from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import { applyLlmOverride, createLlmClient } from '../llm/index.js';
 import { PipelineConfig } from '../schemas/pipeline.js';
+import { acquireRunLock } from './lock.js';
 import { mergeShards } from './merge.js';
 import type { RunReporter } from './progress.js';
 import { defaultStages } from './registry.js';
@@ -85,13 +86,18 @@ export async function mergeAndFinish(
   options: Omit<RunFileOptions, 'outDir'> = {},
 ): Promise<RunSummary> {
   const stages = options.stages ?? defaultStages;
-  const config = await mergeShards(dirs, outDir, stages);
-  return runConfig(config, join(dirs[0] as string, 'manifest.json'), {
-    ...options,
-    outDir,
-    shard: null,
-    stages,
-  });
+  const release = await acquireRunLock(resolve(outDir), 'merge');
+  try {
+    const config = await mergeShards(dirs, outDir, stages);
+    return await runConfig(config, join(dirs[0] as string, 'manifest.json'), {
+      ...options,
+      outDir,
+      shard: null,
+      stages,
+    });
+  } finally {
+    await release();
+  }
 }
 
 async function runConfig(config: PipelineConfig, file: string, options: RunFileOptions): Promise<RunSummary> {

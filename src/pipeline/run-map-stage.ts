@@ -68,6 +68,19 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
   for await (const entry of journal.readBack(failed, finished)) {
     if (!entry.ok && RETRYABLE_CODES.has(entry.code)) finished.delete(entry.userId);
   }
+  // Journaled records are checked before they are trusted: one that no longer parses or fits the
+  // stage schema (a damaged disk, a hand edit) is processed again, never copied into the output.
+  const kept = [...finished].filter(([, location]) => location.ok).map(([userId]) => userId);
+  for await (const entry of journal.readBack(kept, finished)) {
+    if (!entry.ok) continue;
+    let valid = false;
+    try {
+      valid = stage.schema.safeParse(JSON.parse(entry.json)).success;
+    } catch {
+      valid = false;
+    }
+    if (!valid) finished.delete(entry.userId);
+  }
 
   let items: AsyncIterable<WorkItem> | WorkItem[];
   let total: number;

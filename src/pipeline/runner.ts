@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { BudgetExceededError, EmptyResultError, StageError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
@@ -8,7 +8,8 @@ import type { PipelineConfig } from '../schemas/pipeline.js';
 import { isTempFile, writeJson } from '../util/fs.js';
 import { hashValue, stableStringify } from '../util/hash.js';
 import { createRng } from '../util/rng.js';
-import { gitCommit, hashOutputs, packageVersion } from './manifest.js';
+import { acquireRunLock } from './lock.js';
+import { gitCommit, hashOutputs, outputDigests, outputsMatch, packageVersion } from './manifest.js';
 import type { RunReporter } from './progress.js';
 import { runMapStage } from './run-map-stage.js';
 import { clearMarker, readMarker, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
@@ -72,8 +73,17 @@ export interface RunSummary {
  * await runPipeline({ config, configFile: 'pipelines/quickstart.yaml', outDir: 'out/q', llm, stages: defaultStages });
  */
 export async function runPipeline(options: RunPipelineOptions): Promise<RunSummary> {
-  const { config, llm } = options;
   const runDir = resolve(options.outDir);
+  const release = await acquireRunLock(runDir, `run ${options.configFile}`);
+  try {
+    return await runPipelineLocked(options, runDir);
+  } finally {
+    await release();
+  }
+}
+
+async function runPipelineLocked(options: RunPipelineOptions, runDir: string): Promise<RunSummary> {
+  const { config, llm } = options;
   const now = options.now ?? Date.now;
   const reporter = options.reporter ?? (() => {});
   const signal = options.signal ?? new AbortController().signal;
@@ -144,7 +154,15 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       continue;
     }
     const marker = await readMarker(runDir, name);
-    if (marker !== null && marker.fingerprint === fingerprint && options.force?.includes(name) !== true) {
+    // Skipped only when the outputs are still the files the marker recorded (a truncated,
+    // edited or deleted output makes the stage run again).
+    if (
+      marker !== null &&
+      marker.fingerprint === fingerprint &&
+      options.force?.includes(name) !== true &&
+      marker.files !== undefined &&
+      (await outputsMatch(runDir, stageOutputs(stage), marker.files))
+    ) {
       reporter({ type: 'stage-skip', stage: name, reason: 'already complete for this configuration' });
       summaries.push({
         ...base,
@@ -159,7 +177,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     const fresh = await resetJournalIfStale(runDir, name, fingerprint);
     // Outputs of another configuration (or of an earlier run of a whole-corpus stage) go before
     // the stage runs, so the directory holds exactly what this configuration produces.
-    if (fresh || stage.kind === 'reduce') {
+    const journaled = await access(join(stateDir(runDir), `${name}.journal.jsonl`)).then(
+      () => true,
+      () => false,
+    );
+    if (fresh || stage.kind === 'reduce' || !journaled) {
       for (const path of stageOutputs(stage)) await rm(join(runDir, path), { recursive: true, force: true });
     }
     // Reduce stages count the users of their inputs (the last per-user output they read).
@@ -246,6 +268,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
           quarantined: quarantine.length,
           offline,
           ...(result.notes === undefined ? {} : { notes: result.notes }),
+          files: await outputDigests(runDir, stageOutputs(stage)),
         });
         summaries.push({ ...done, status: 'done' });
       }
@@ -378,7 +401,9 @@ async function writeManifest(
 
 /** What a stage's `in` and `out` count. */
 function stageUnits(stage: Stage): { in: string; out: string } {
-  return stage.kind === 'reduce' ? (stage.units ?? { in: 'users', out: 'users' }) : { in: 'users', out: 'users' };
+  return stage.kind === 'reduce'
+    ? (stage.units ?? { in: 'users', out: 'users' })
+    : { in: 'users', out: 'users' };
 }
 
 /** Every path a stage writes, relative to the run directory. */
@@ -439,7 +464,8 @@ async function removeStrayTempFiles(runDir: string): Promise<void> {
     for (const entry of entries) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (depth === 0 && (entry.name === 'shards' || entry.name === 'slurm' || entry.name === 'k8s')) continue;
+        if (depth === 0 && (entry.name === 'shards' || entry.name === 'slurm' || entry.name === 'k8s'))
+          continue;
         await walk(full, depth + 1);
       } else if (isTempFile(entry.name)) {
         await rm(full, { force: true });

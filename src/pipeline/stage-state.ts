@@ -15,6 +15,8 @@ export interface StageMarker {
   quarantined: number;
   offline: boolean;
   notes?: Record<string, unknown>;
+  /** Size and sha256 of every output file: a resumed run skips the stage only if they still match. */
+  files?: Record<string, { size: number; sha256: string }>;
 }
 
 export async function readMarker(runDir: string, stage: string): Promise<StageMarker | null> {

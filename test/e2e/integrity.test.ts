@@ -1,0 +1,152 @@
+import { execFile, spawn } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** Run-directory integrity through the shipped binary: locks, merge checks, verified resume, damaged journals. */
+const repoRoot = resolve(import.meta.dirname, '../..');
+const BIN = join(repoRoot, 'bin/persona-forge.js');
+const exec = promisify(execFile);
+let work: string;
+let small: string;
+let reference: string;
+
+async function pf(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], {
+      cwd: work,
+      maxBuffer: 1 << 26,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const DATA = [
+  'plan/plan.jsonl',
+  'dialogues/dialogues.jsonl',
+  'memory/memory.jsonl',
+  'validation.json',
+  'export/sft/train.jsonl',
+  'report.html',
+];
+async function data(dir: string): Promise<string[]> {
+  return Promise.all(DATA.map((rel) => readFile(join(dir, rel), 'utf8').catch(() => '<missing>')));
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'pf-integrity-'));
+  small = join(work, 'small.yaml');
+  await writeFile(
+    small,
+    `extends: ${join(repoRoot, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 4\n  test: 2\n`,
+  );
+  reference = join(work, 'reference');
+  expect((await pf(['run', small, '--out', reference, '--quiet'])).code).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('one writer per run directory', () => {
+  it('a second concurrent run is refused with RUN_LOCKED; the first finishes intact', async () => {
+    const out = join(work, 'concurrent');
+    const first = spawn(process.execPath, [BIN, 'run', small, '--out', out, '--quiet'], {
+      cwd: work,
+      stdio: 'ignore',
+    });
+    const firstDone = new Promise<number | null>((done) => first.on('exit', done));
+    // wait until the first holds the lock
+    for (let i = 0; i < 200; i++) {
+      if (await readFile(join(out, '.pf-lock'), 'utf8').catch(() => null)) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const second = await pf(['run', small, '--out', out, '--quiet']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/RUN_LOCKED.*being written by another persona-forge \(run .*pid \d+ on /);
+    expect(await firstDone).toBe(0);
+    expect(await data(out)).toEqual(await data(reference));
+    await expect(readFile(join(out, '.pf-lock'))).rejects.toThrow();
+  }, 60_000);
+
+  it('a lock left by a process that died on this host is stale and taken over', async () => {
+    const out = join(work, 'stale-lock');
+    await pf(['run', small, '--out', out, '--quiet']);
+    await writeFile(
+      join(out, '.pf-lock'),
+      JSON.stringify({
+        pid: 2 ** 22 + 12345,
+        host: hostname(),
+        startedAt: '2026-01-01T00:00:00Z',
+        command: 'run',
+      }),
+    );
+    expect((await pf(['report', out, '--quiet'])).code).toBe(0);
+  }, 60_000);
+});
+
+describe('merge checks every shard', () => {
+  it('refuses a shard named twice, a missing shard and an unfinished shard', async () => {
+    const s0 = join(work, 's0');
+    const s1 = join(work, 's1');
+    expect((await pf(['run', small, '--out', s0, '--shard', '0/2', '--quiet'])).code).toBe(0);
+    expect((await pf(['run', small, '--out', s1, '--shard', '1/2', '--quiet'])).code).toBe(0);
+    const twice = await pf(['merge', s0, s0, s1, '--out', join(work, 'm-twice')]);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(/MERGE_INVALID.*both shard 0\/2/);
+    const missing = await pf(['merge', s0, '--out', join(work, 'm-missing')]);
+    expect(missing.stderr).toMatch(/MERGE_INVALID.*shards 1\/2 are missing/);
+    const manifest = JSON.parse(await readFile(join(s1, 'manifest.json'), 'utf8'));
+    await writeFile(join(s1, 'manifest.json'), JSON.stringify({ ...manifest, status: 'stopped' }));
+    const unfinished = await pf(['merge', s0, s1, '--out', join(work, 'm-unfinished')]);
+    expect(unfinished.stderr).toMatch(/MERGE_INVALID.*is not complete \(status stopped\)/);
+    await writeFile(join(s1, 'manifest.json'), JSON.stringify(manifest));
+    // Merging again into a used directory reruns the whole-corpus stages.
+    const merged = join(work, 'merged');
+    expect((await pf(['merge', s0, s1, '--out', merged, '--quiet'])).code).toBe(0);
+    await writeFile(join(merged, 'validation.json'), '{"stale": true}\n');
+    expect((await pf(['merge', s0, s1, '--out', merged, '--quiet'])).code).toBe(0);
+    expect(await data(merged)).toEqual(await data(reference));
+  }, 120_000);
+});
+
+describe('resume trusts files, not markers', () => {
+  it('a truncated or deleted output is found and rebuilt', async () => {
+    const out = join(work, 'damaged');
+    expect((await pf(['run', small, '--out', out, '--quiet'])).code).toBe(0);
+    await truncate(join(out, 'memory/memory.jsonl'), 1000);
+    await unlink(join(out, 'export/sft/train.jsonl'));
+    expect((await pf(['run', small, '--out', out, '--quiet'])).code).toBe(0);
+    expect(await data(out)).toEqual(await data(reference));
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
+    const want = JSON.parse(await readFile(join(reference, 'manifest.json'), 'utf8'));
+    expect(manifest.files).toEqual(want.files);
+  }, 60_000);
+
+  it('a damaged journal record is processed again, never copied into the output', async () => {
+    const out = join(work, 'journal');
+    // plan only, then a synth journal as an interrupted run would leave it, with two damaged lines
+    expect((await pf(['plan', small, '--out', out, '--quiet'])).code).toBe(0);
+    await copyFile(join(reference, '.state/synth.fingerprint'), join(out, '.state/synth.fingerprint'));
+    const dialogues = (await readFile(join(reference, 'dialogues/dialogues.jsonl'), 'utf8'))
+      .trim()
+      .split('\n');
+    const entry = (line: string) =>
+      `{"userId":${JSON.stringify(JSON.parse(line).userId)},"ok":true,"record":${line}}`;
+    const lines = [
+      entry(dialogues[0] as string),
+      entry(dialogues[1] as string).replace('"sessions":', '"sessionz":'), // parses, wrong schema
+      entry(dialogues[2] as string)
+        .slice(0, -40)
+        .concat('}'), // does not parse
+      entry(dialogues[3] as string),
+    ];
+    await writeFile(join(out, '.state/synth.journal.jsonl'), `${lines.join('\n')}\n`);
+    expect((await pf(['run', small, '--out', out, '--quiet'])).code).toBe(0);
+    expect(await data(out)).toEqual(await data(reference));
+  }, 60_000);
+});
