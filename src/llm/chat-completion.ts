@@ -70,9 +70,13 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
       }
     }
     const promptEstimate = estimateMessagesTokens(messages) + (structured?.info.tokens ?? 0);
-    const hold = ledger.reserve(
-      estimateCost({ promptTokens: promptEstimate, completionTokens: maxTokens }, endpoint.config),
+    const worstCase = estimateCost(
+      { promptTokens: promptEstimate, completionTokens: maxTokens },
+      endpoint.config,
     );
+    // The worst case is reserved when the request is sent (after it got a concurrency slot), so
+    // calls waiting in the queue hold no budget; every failure path releases it.
+    let hold: number | undefined;
     for (;;) {
       const mode = structured === undefined ? undefined : endpoint.mode;
       const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
@@ -95,12 +99,13 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
         body.response_format = { type: 'json_object' };
       }
       try {
-        const completion = await endpoint.run(promptEstimate, (client) =>
-          client.chat.completions.create(
+        const completion = await endpoint.run(promptEstimate, (client) => {
+          hold = ledger.reserve(worstCase);
+          return client.chat.completions.create(
             body,
             request.signal === undefined ? undefined : { signal: request.signal },
-          ),
-        );
+          );
+        });
         // A non-JSON body comes back from the SDK as a string rather than a completion object.
         const text =
           typeof completion === 'object' && completion !== null
@@ -114,7 +119,7 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
           completionTokens: completion.usage?.completion_tokens ?? estimateTokens(text),
           cached: false,
         };
-        ledger.settle(hold, stage, endpoint.name, {
+        ledger.settle(hold ?? 0, stage, endpoint.name, {
           promptTokens: answer.promptTokens,
           completionTokens: answer.completionTokens,
           costUsd: estimateCost(answer, endpoint.config),
@@ -139,9 +144,11 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
           const next = STRUCTURED_MODES[STRUCTURED_MODES.indexOf(mode) + 1];
           if (next !== undefined && STRUCTURED_MODES.indexOf(endpoint.mode) < STRUCTURED_MODES.indexOf(next))
             endpoint.mode = next;
+          if (hold !== undefined) ledger.release(hold);
+          hold = undefined;
           continue;
         }
-        ledger.release(hold);
+        if (hold !== undefined) ledger.release(hold);
         throw error;
       }
     }

@@ -295,12 +295,13 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     startedAt,
     finishedAt: new Date(now()).toISOString(),
     configHash,
+    status: runStatus(summary, failure?.error),
   });
   reporter({
     type: 'run-end',
     ok: summary.ok,
     runDir,
-    status: runStatus(summary),
+    status: runStatus(summary, failure?.error),
     seconds: (now() - started) / 1000,
     ...(failure === null ? {} : { message: failure.message }),
   });
@@ -370,7 +371,7 @@ async function writeManifest(
   runDir: string,
   options: RunPipelineOptions,
   summary: RunSummary,
-  times: { startedAt: string; finishedAt: string; configHash: string },
+  times: { startedAt: string; finishedAt: string; configHash: string; status: string },
 ): Promise<void> {
   const usage = options.llm.usage();
   const roles = [...new Set(Object.values(options.stages).flatMap((entry) => entry.roles))].sort();
@@ -378,7 +379,7 @@ async function writeManifest(
     tool: 'persona-forge',
     version: await packageVersion(),
     gitCommit: await gitCommit(),
-    status: runStatus(summary),
+    status: times.status,
     message: summary.message ?? null,
     startedAt: times.startedAt,
     finishedAt: times.finishedAt,
@@ -441,10 +442,11 @@ function topReasons(records: QuarantineRecord[], n: number): Array<{ reason: str
     .map(([reason, count]) => ({ reason, count }));
 }
 
-/** `complete`, `empty`, `stopped` or `failed`. */
-function runStatus(summary: RunSummary): string {
+/** `complete`, `empty`, `stopped: budget`, `stopped` or `failed`. */
+function runStatus(summary: RunSummary, error?: unknown): string {
   if (summary.ok) return 'complete';
   if (summary.stages.some((s) => s.status === 'empty')) return 'empty';
+  if (error instanceof BudgetExceededError) return 'stopped: budget';
   return summary.stages.some((s) => s.status === 'stopped') ? 'stopped' : 'failed';
 }
 

@@ -164,7 +164,7 @@ describe('quickstart against the fake model (the server `persona-forge dev fake-
       }),
     ).rejects.toBeInstanceOf(BudgetExceededError);
     const m = await manifest(out);
-    expect(m.status).toBe('stopped');
+    expect(m.status).toBe('stopped: budget');
     expect(m.usage.total.costUsd).toBeLessThanOrEqual(budget);
     expect(m.usage.total.costUsd).toBeGreaterThan(0);
   });

@@ -186,7 +186,7 @@ describe('runPipeline', () => {
     ).rejects.toBeInstanceOf(BudgetExceededError);
     expect(capped.usage().total.costUsd).toBeLessThanOrEqual(0.07 + 1e-9);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
-    expect(manifest.status).toBe('stopped');
+    expect(manifest.status).toBe('stopped: budget');
     expect(manifest.stages.find((s: { name: string }) => s.name === 'synth').status).toBe('stopped');
     const journal = (await readFile(join(out, '.state/synth.journal.jsonl'), 'utf8')).trim().split('\n');
     expect(journal).toHaveLength(3);
