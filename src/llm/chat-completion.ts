@@ -22,7 +22,12 @@ export type Complete = (
   stage: string,
   messages: ChatMessage[],
   request: ChatRequest,
-  structured?: { info: SchemaInfo; name: string },
+  structured?: {
+    info: SchemaInfo;
+    name: string;
+    /** Whether an answer is usable; unusable answers are neither cached nor served from the cache. */
+    accept?: (text: string) => boolean;
+  },
 ) => Promise<Answer>;
 
 /**
@@ -42,7 +47,12 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
     stage: string,
     messages: ChatMessage[],
     request: ChatRequest,
-    structured?: { info: SchemaInfo; name: string },
+    structured?: {
+      info: SchemaInfo;
+      name: string;
+      /** Whether an answer is usable; unusable answers are neither cached nor served from the cache. */
+      accept?: (text: string) => boolean;
+    },
   ): Promise<Answer> => {
     const maxTokens = request.maxTokens ?? endpoint.config.maxTokens;
     const key =
@@ -59,7 +69,7 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
           });
     if (cache !== undefined && key !== undefined && request.noCache !== true) {
       const entry = (await cache.get(key)) as Partial<Answer> | undefined;
-      if (typeof entry?.text === 'string') {
+      if (typeof entry?.text === 'string' && structured?.accept?.(entry.text) !== false) {
         ledger.hit(stage, endpoint.name);
         return {
           text: entry.text,
@@ -124,7 +134,7 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
           completionTokens: answer.completionTokens,
           costUsd: estimateCost(answer, endpoint.config),
         });
-        if (cache !== undefined && key !== undefined) {
+        if (cache !== undefined && key !== undefined && structured?.accept?.(text) !== false) {
           await cache.set(key, {
             model: endpoint.config.model,
             text,

@@ -141,7 +141,15 @@ export function createLlmClient(config: LlmConfig, options: CreateLlmClientOptio
       for (let attempt = 0; attempt <= maxRetries; attempt++) {
         let answer: Answer;
         try {
-          answer = await complete(endpoint, stage, messages, request, { info, name: request.schemaName });
+          answer = await complete(endpoint, stage, messages, request, {
+            info,
+            name: request.schemaName,
+            // Only answers that fit the schema are cached: a bad answer is asked again next time.
+            accept: (text) => {
+              const json = extractJson(text);
+              return json !== undefined && request.schema.safeParse(json.value).success;
+            },
+          });
         } catch (error) {
           // A truncated or non-JSON body is invisible to the SDK's retries: count it as a bad answer.
           if (!isMalformedResponse(error)) throw toLlmCallError(endpoint.name, error);

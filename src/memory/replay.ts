@@ -1,3 +1,4 @@
+import { PersonaForgeError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
 import { SCHEMA_VERSION } from '../schemas/common.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
@@ -102,6 +103,7 @@ export async function replayMemory(
   );
   let boundaryMismatches = 0;
   const teacherCalls: Array<Promise<void>> = [];
+  const teacherFailures: string[] = [];
 
   const trace = (
     task: MemoryTaskName,
@@ -129,6 +131,7 @@ export async function replayMemory(
       teacherCalls.push(
         askTeacher(teacher, task, input, task === 'tree_ops' ? gold.text : gold.value).then((target) => {
           record.teacher = target;
+          if (target === null) teacherFailures.push(task);
         }),
       );
     }
@@ -276,6 +279,16 @@ export async function replayMemory(
   }
   await answerUntil(Number.POSITIVE_INFINITY);
   await Promise.all(teacherCalls);
+  // A teacher target that was asked for and not obtained is a failure of this user (quarantined
+  // with a code the next run retries), never a silent null beside the gold target.
+  if (teacherFailures.length > 0) {
+    const tasks = [...new Set(teacherFailures)].join(', ');
+    throw new PersonaForgeError(
+      'LLM_SCHEMA_MISMATCH',
+      `the teacher gave no valid answer for ${teacherFailures.length} memory-task target(s) (${tasks})`,
+      { hint: 'run the same command again to retry this user; check the teacher endpoint' },
+    );
+  }
 
   const counts: Record<string, number> = {};
   for (const item of traces) counts[item.task] = (counts[item.task] ?? 0) + 1;

@@ -192,3 +192,67 @@ describe('--budget-usd', () => {
     }
   }, 120_000);
 });
+
+describe('LLM faults never become silent gaps', () => {
+  it('a teacher that never answers validly quarantines the user with a retryable code; the next run clears it', async () => {
+    const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
+    const broken = await startFakeLlmServer({
+      respond: (request) => {
+        const format = request.body.response_format as { json_schema?: { name?: string } } | undefined;
+        // A teacher that always answers beside the schema; every other prompt gets the fake model.
+        return format?.json_schema?.name === 'semantic_write' ? { decision: 'maybe' } : undefined;
+      },
+    });
+    const healthy = await startFakeLlmServer({});
+    try {
+      const out = join(work, 'teacher');
+      const args = (url: string) => [
+        'run',
+        small,
+        '--out',
+        out,
+        '--llm-base-url',
+        url,
+        '--llm-model',
+        'fake',
+      ];
+      const first = await pf(args(broken.url));
+      expect(first.code).toBe(3);
+      expect(first.stderr).toMatch(/no records left after memory/);
+      const quarantine = (await readFile(join(out, 'quarantine.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(quarantine).toHaveLength(6);
+      for (const record of quarantine) {
+        expect(record).toMatchObject({ stage: 'memory', code: 'LLM_SCHEMA_MISMATCH' });
+        expect(record.reason).toMatch(/teacher gave no valid answer .*semantic_write/);
+      }
+      // The endpoint is fixed: the same command retries those users and ends complete.
+      const clean = join(work, 'teacher-clean');
+      expect(
+        (
+          await pf([
+            'run',
+            small,
+            '--out',
+            clean,
+            '--llm-base-url',
+            healthy.url,
+            '--llm-model',
+            'fake',
+            '--quiet',
+          ])
+        ).code,
+      ).toBe(0);
+      expect((await pf([...args(healthy.url), '--quiet'])).code).toBe(0);
+      expect(await readFile(join(out, 'quarantine.jsonl'), 'utf8')).toBe('');
+      const memory = (await readFile(join(out, 'memory/memory.jsonl'), 'utf8')).trim().split('\n');
+      expect(memory).toHaveLength(6);
+      expect(memory.every((line) => !line.includes('"teacher":null'))).toBe(true);
+    } finally {
+      await broken.close();
+      await healthy.close();
+    }
+  }, 120_000);
+});

@@ -26,8 +26,8 @@ export interface FakeLlmServerOptions {
   latencyMs?: number;
   /**
    * Scripted answers: return the message content (a string, or a value that is JSON-encoded), or
-   * `undefined` for the schema-shaped default. Without it the server answers as the fake model
-   * does (`responders/`): every prompt persona-forge sends gets content that follows it.
+   * `undefined` to let the fake model answer (`responders/`: every prompt persona-forge sends gets
+   * content that follows it; an unknown prompt gets a schema-shaped answer).
    */
   respond?: (request: FakeChatRequest) => unknown;
   faults?: FaultOptions;
@@ -225,8 +225,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     if (fault === 'schema-invalid') {
       content = JSON.stringify({ unexpected: 'this answer ignores the schema' });
     } else {
-      const scripted =
-        options.respond === undefined ? modelAnswer(chatRequest) : await options.respond(chatRequest);
+      // A scripted answer wins; otherwise the fake model answers as it does when shipped.
+      const override = options.respond === undefined ? undefined : await options.respond(chatRequest);
+      const scripted = override !== undefined ? override : modelAnswer(chatRequest);
       if (scripted !== undefined)
         content = typeof scripted === 'string' ? scripted : JSON.stringify(scripted);
       else if (schema !== undefined) content = JSON.stringify(answerForSchema(schema));
