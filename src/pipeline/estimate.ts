@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPipeline } from '../config/index.js';
+import { answerForSchema } from '../dev/fake-llm/schema-answer.js';
 import {
   applyLlmOverride,
   createLlmClient,
@@ -9,6 +10,7 @@ import {
   estimateMessagesTokens,
   estimateTokens,
 } from '../llm/index.js';
+import { schemaInfo } from '../llm/structured-output.js';
 import type { ChatRequest, LlmClient, StructuredRequest, Usage } from '../llm/types.js';
 import type { LlmConfig } from '../schemas/llm-config.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
@@ -164,7 +166,15 @@ function createEstimatingClient(
       return result;
     },
     async structured<T>(role: string, request: StructuredRequest<T>): Promise<T> {
-      const value = await offline.structured(role, request);
+      let value: T;
+      try {
+        value = await offline.structured(role, request);
+      } catch (error) {
+        // A caller with no offline path (the memory teacher) still costs a call: answer with a
+        // schema-shaped value, as a model would, and count it.
+        if (!online(role)) throw error;
+        value = request.schema.parse(answerForSchema(schemaInfo(request.schema).jsonSchema));
+      }
       if (online(role))
         record(
           role,
