@@ -27,6 +27,11 @@ export interface ServeRewardsOptions {
   createLlm?: CreateLlm;
 }
 
+/** Whether a bind address only accepts connections from this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /**
  * `persona-forge serve [--config rewards.yaml] [--host 127.0.0.1] [--port 8000] [--token-env VAR]`:
  * loads the config, reads the token from the named variable (an unset variable is an error, never
@@ -38,7 +43,7 @@ export interface ServeRewardsOptions {
  */
 export async function serveRewards(
   options: ServeRewardsOptions,
-): Promise<{ server: RewardServer; config: RewardServerConfig }> {
+): Promise<{ server: RewardServer; config: RewardServerConfig; warnings: string[] }> {
   const env = options.env ?? process.env;
   const server: Record<string, unknown> = {};
   if (options.host !== undefined) server.host = options.host;
@@ -58,7 +63,13 @@ export async function serveRewards(
     config,
     ...(token === undefined ? {} : { token }),
   });
-  return { server: started, config };
+  const warnings: string[] = [];
+  if (token === undefined && !isLoopback(config.server.host)) {
+    warnings.push(
+      `the reward server listens on ${config.server.host} without a token: anyone who can reach this port can use it (and its judge budget); start it with --token-env VAR`,
+    );
+  }
+  return { server: started, config, warnings };
 }
 
 export interface RescoreFileOptions {

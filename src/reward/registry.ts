@@ -12,15 +12,19 @@ import type { RewardFunction } from './types.js';
  *
  * @example REWARD_FUNCTIONS.format.requiredColumns // []
  */
-export const REWARD_FUNCTIONS: Record<string, RewardFunction> = Object.fromEntries(
-  [
-    formatReward,
-    accuracyReward,
-    consistencyReward,
-    treeOpsReward,
-    personaConsistencyReward,
-    personavlmReward,
-  ].map((fn) => [fn.name, fn]),
+export const REWARD_FUNCTIONS: Record<string, RewardFunction> = Object.assign(
+  // No prototype: a request naming `constructor` or `__proto__` finds nothing, not Object's members.
+  Object.create(null) as Record<string, RewardFunction>,
+  Object.fromEntries(
+    [
+      formatReward,
+      accuracyReward,
+      consistencyReward,
+      treeOpsReward,
+      personaConsistencyReward,
+      personavlmReward,
+    ].map((fn) => [fn.name, fn]),
+  ),
 );
 
 /** `GET /v1/rewards/functions` body. */

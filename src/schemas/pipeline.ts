@@ -23,7 +23,27 @@ export const PipelineConfig = z
     seed: z.number().int().min(0).default(42),
     /** Users processed at once by per-user stages (raise it for remote LLM endpoints). */
     concurrency: z.number().int().min(1).default(8),
-    stages: z.array(StageName).min(1),
+    /** A subsequence of plan → synth → memory → validate → export → report, each at most once. */
+    stages: z
+      .array(StageName)
+      .min(1)
+      .superRefine((stages, ctx) => {
+        stages.forEach((stage, i) => {
+          if (stages.indexOf(stage) !== i) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [i],
+              message: `"${stage}" is listed twice: each stage runs once`,
+            });
+          } else if (i > 0 && STAGE_NAMES.indexOf(stage) < STAGE_NAMES.indexOf(stages[i - 1] as StageName)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [i],
+              message: `"${stage}" cannot come after "${stages[i - 1]}": stages run in the order ${STAGE_NAMES.join(' → ')}`,
+            });
+          }
+        });
+      }),
     llm: LlmConfig.prefault({}),
     personas: PersonasConfig.prefault({}),
     plan: PlanConfig.prefault({}),

@@ -282,12 +282,13 @@ export function registerToolCommands(program: Command): void {
     .option('--token-env <var>', 'environment variable holding the bearer token clients must send')
     .action(async (flags: { config?: string; host?: string; port?: number; tokenEnv?: string }) => {
       const { serveRewards } = await import('../../reward/index.js');
-      const { server } = await serveRewards({
+      const { server, warnings } = await serveRewards({
         ...(flags.config === undefined ? {} : { configPath: flags.config }),
         ...(flags.host === undefined ? {} : { host: flags.host }),
         ...(flags.port === undefined ? {} : { port: flags.port }),
         ...(flags.tokenEnv === undefined ? {} : { tokenEnv: flags.tokenEnv }),
       });
+      for (const warning of warnings) console.error(`warning: ${warning}`);
       console.log(
         `reward server on ${server.url} (GET /health, /v1/rewards/functions, /metrics; POST /v1/rewards, /get_reward, /v1/memory/retrieve); stop with Ctrl-C`,
       );

@@ -1,0 +1,104 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** Hostile input through the shipped binary: bad stage lists, builtin names as rewards, open binds. */
+const repoRoot = resolve(import.meta.dirname, '../..');
+const BIN = join(repoRoot, 'bin/persona-forge.js');
+const exec = promisify(execFile);
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'pf-hardening-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function pf(args: string[], env: Record<string, string | undefined> = process.env) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { cwd: work, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('pipeline stage lists', () => {
+  it.each([
+    ['[export, plan]', /stages\.1.*"plan" cannot come after "export"/],
+    ['[plan, plan, synth]', /stages\.1.*"plan" is listed twice/],
+  ])('stages: %s is refused with the path and the rule', async (stages, message) => {
+    const file = join(work, `stages-${stages.replace(/\W+/g, '-')}.yaml`);
+    await writeFile(file, `extends: ${join(repoRoot, 'pipelines/quickstart.yaml')}\nstages: ${stages}\n`);
+    const result = await pf(['run', file, '--out', join(work, 'never')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('reward server', () => {
+  let child: ReturnType<typeof spawn>;
+  let url: string;
+  let stderr = '';
+  beforeAll(async () => {
+    const port = await new Promise<number>((done) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const a = s.address();
+        s.close(() => done(typeof a === 'object' && a !== null ? a.port : 0));
+      });
+    });
+    const config = join(work, 'rewards.yaml');
+    await writeFile(
+      config,
+      `extends: ${join(repoRoot, 'configs/rewards.yaml')}\njudge:\n  allowOffline: true\n`,
+    );
+    // Beyond loopback and without a token: it starts, with a warning.
+    child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--config', config, '--host', '0.0.0.0', '--port', String(port)],
+      {
+        cwd: work,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 200; i++) {
+      if (
+        await fetch(`${url}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }, 30_000);
+  afterAll(() => {
+    child.kill('SIGTERM');
+  });
+
+  it('warns when it listens beyond loopback without a token', () => {
+    expect(stderr).toMatch(/warning: the reward server listens on 0\.0\.0\.0 without a token/);
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'reward name %s is a 4xx, not a 500',
+    async (name) => {
+      const response = await fetch(`${url}/v1/rewards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reward: name, items: [{ completion: '<answer>a</answer>', solution: 'a' }] }),
+      });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+    },
+  );
+});
