@@ -154,5 +154,19 @@ async function readOne(
   }
   // Most derived file first: the first source holding a path is the one whose value won.
   sources.push({ file, doc, lineCounter });
-  return doc.toJS() ?? {};
+  try {
+    // `maxAliasCount` stops a "billion laughs" file (aliases of aliases) before it expands.
+    return doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (error) {
+    throw new ConfigError(
+      file,
+      [
+        {
+          path: '',
+          message: `${(error as Error).message}; fix: use fewer YAML aliases (*name) or write the values out`,
+        },
+      ],
+      { cause: error },
+    );
+  }
 }

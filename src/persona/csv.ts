@@ -1,3 +1,5 @@
+import { InputError } from '../errors/index.js';
+
 /**
  * A small RFC 4180 CSV parser: quoted fields, doubled quotes, commas and newlines inside quotes,
  * CRLF. The first row is the header. Enough for persona tables; not a general dialect sniffer.
@@ -5,13 +7,17 @@
  * @example
  * parseCsv('persona,name\n"A nurse, 40",Ana\n') // [{ line: 2, record: { persona: 'A nurse, 40', name: 'Ana' } }]
  */
-export function parseCsv(text: string): Array<{ line: number; record: Record<string, string> }> {
+export function parseCsv(
+  text: string,
+  source = 'csv',
+): Array<{ line: number; record: Record<string, string> }> {
   const rows: Array<{ line: number; cells: string[] }> = [];
   let cells: string[] = [];
   let cell = '';
   let quoted = false;
   let line = 1;
   let rowLine = 1;
+  let quoteLine = 1;
   const endRow = () => {
     cells.push(cell);
     if (!(cells.length === 1 && cells[0] === '')) rows.push({ line: rowLine, cells });
@@ -32,8 +38,10 @@ export function parseCsv(text: string): Array<{ line: number; record: Record<str
       }
       continue;
     }
-    if (char === '"' && cell === '') quoted = true;
-    else if (char === ',') {
+    if (char === '"' && cell === '') {
+      quoted = true;
+      quoteLine = line;
+    } else if (char === ',') {
       cells.push(cell);
       cell = '';
     } else if (char === '\n' || char === '\r') {
@@ -42,6 +50,12 @@ export function parseCsv(text: string): Array<{ line: number; record: Record<str
       line++;
       rowLine = line;
     } else cell += char;
+  }
+  if (quoted) {
+    // Without this check the rest of the file would silently become one field of one row.
+    throw new InputError(source, `line ${quoteLine}: a quoted field is never closed`, {
+      hint: 'close the quote, or double a quote inside a field ("")',
+    });
   }
   if (cell !== '' || cells.length > 0) endRow();
   const [header, ...body] = rows;

@@ -119,9 +119,19 @@ export const PersonasConfig = z
   .object({
     source: z.enum(['builtin', 'file', 'hub']).default('builtin'),
     /** Train users (SPEC.md §1). @default 500 */
-    train: z.number().int().min(0).default(500),
+    train: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000, 'at most 10,000,000 users per split (shard larger corpora)')
+      .default(500),
     /** Test users, disjoint from train (SPEC.md §1). @default 200 */
-    test: z.number().int().min(0).default(200),
+    test: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000, 'at most 10,000,000 users per split (shard larger corpora)')
+      .default(200),
     builtin: BuiltinPersonasConfig.prefault({}),
     /** Required when `source: file`. */
     file: FilePersonasConfig.optional(),
