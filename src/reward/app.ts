@@ -104,7 +104,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     return next();
   });
 
-  /** Reads and validates a JSON body; answers 400 with the zod issue paths. */
+  /** Reads and validates a JSON body (size, then nesting depth, then the schema); 4xx with the reason. */
   const readBody = async <T>(
     c: Context,
     schema: z.ZodType<T>,
@@ -120,6 +120,14 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
           'body_too_large',
           `request body exceeds ${config.limits.bodyLimitBytes} bytes`,
         ),
+      };
+    }
+    const depth = jsonDepth(body.text);
+    if (depth > MAX_JSON_DEPTH) {
+      metrics.observeError('invalid_json');
+      return {
+        ok: false,
+        response: fail(c, 400, 'invalid_json', `body nests deeper than ${MAX_JSON_DEPTH} levels (${depth})`),
       };
     }
     let json: unknown;
@@ -234,4 +242,30 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   });
 
   return Object.assign(app, { judge, cache, metrics, config });
+}
+
+/** Deepest JSON nesting a request may have: the real shapes need under 10. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The deepest nesting of brackets in a JSON text (outside strings), found in one pass without
+ * parsing, so a hostile deeply nested body is refused before it costs anything.
+ */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 92)
+        i++; // backslash: skip the escaped character
+      else if (code === 34) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 91 || code === 123) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (code === 93 || code === 125) depth--;
+  }
+  return max;
 }

@@ -172,7 +172,7 @@ export const RewardServerConfig = z
           .number()
           .int()
           .min(1024)
-          .default(16 * 1024 * 1024),
+          .default(8 * 1024 * 1024),
         maxItems: z.number().int().min(1).default(4096),
         requestTimeoutMs: z.number().int().min(1).default(60_000),
         maxRequestTimeoutMs: z.number().int().min(1).default(600_000),

@@ -89,6 +89,29 @@ describe('reward server', () => {
     expect(stderr).toMatch(/warning: the reward server listens on 0\.0\.0\.0 without a token/);
   });
 
+  it('deep nesting and a 10 MB body are refused with 4xx; a good request still scores', async () => {
+    const post = async (body: string) => {
+      const started = performance.now();
+      const response = await fetch(`${url}/v1/rewards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      await response.text();
+      return { status: response.status, ms: performance.now() - started };
+    };
+    const deep = await post(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    expect(deep.status).toBe(400);
+    const big = await post(
+      JSON.stringify({ reward: 'format', items: [{ completion: 'x'.repeat(10 * 1024 * 1024) }] }),
+    );
+    expect(big.status).toBe(413);
+    const good = await post(
+      JSON.stringify({ reward: 'format', items: [{ completion: '<answer>a</answer>' }] }),
+    );
+    expect(good.status).toBe(200);
+  });
+
   it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
     'reward name %s is a 4xx, not a 500',
     async (name) => {
