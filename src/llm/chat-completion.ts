@@ -27,6 +27,11 @@ export type Complete = (
     name: string;
     /** Whether an answer is usable; unusable answers are neither cached nor served from the cache. */
     accept?: (text: string) => boolean;
+    /**
+     * Also cache a usable answer under these messages: the first ask of a question answered only
+     * after a re-ask, so a rerun gets the corrected answer at once and re-bills nothing.
+     */
+    alsoCacheFor?: ChatMessage[];
   },
 ) => Promise<Answer>;
 
@@ -47,26 +52,22 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
     stage: string,
     messages: ChatMessage[],
     request: ChatRequest,
-    structured?: {
-      info: SchemaInfo;
-      name: string;
-      /** Whether an answer is usable; unusable answers are neither cached nor served from the cache. */
-      accept?: (text: string) => boolean;
-    },
+    structured?: Parameters<Complete>[4],
   ): Promise<Answer> => {
     const maxTokens = request.maxTokens ?? endpoint.config.maxTokens;
-    const key =
+    const keyFor = (forMessages: ChatMessage[]) =>
       cache === undefined
         ? undefined
         : hashValue({
             model: endpoint.config.model,
-            messages,
+            messages: forMessages,
             temperature: request.temperature,
             topP: request.topP,
             maxTokens,
             seed: request.seed,
             schema: structured?.info.hash,
           });
+    const key = keyFor(messages);
     if (cache !== undefined && key !== undefined && request.noCache !== true) {
       const entry = (await cache.get(key)) as Partial<Answer> | undefined;
       if (typeof entry?.text === 'string' && structured?.accept?.(entry.text) !== false) {
@@ -135,12 +136,15 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
           costUsd: estimateCost(answer, endpoint.config),
         });
         if (cache !== undefined && key !== undefined && structured?.accept?.(text) !== false) {
-          await cache.set(key, {
+          const entry = {
             model: endpoint.config.model,
             text,
             promptTokens: answer.promptTokens,
             completionTokens: answer.completionTokens,
-          });
+          };
+          await cache.set(key, entry);
+          const first = structured?.alsoCacheFor === undefined ? undefined : keyFor(structured.alsoCacheFor);
+          if (first !== undefined && first !== key) await cache.set(first, entry);
         }
         return answer;
       } catch (error) {

@@ -137,6 +137,7 @@ export function createLlmClient(config: LlmConfig, options: CreateLlmClientOptio
       const info = schemaInfo(request.schema);
       const maxRetries = request.maxSchemaRetries ?? endpoint.config.maxSchemaRetries;
       const messages = [...request.messages];
+      const firstAsk = [...request.messages];
       let lastIssues = '';
       for (let attempt = 0; attempt <= maxRetries; attempt++) {
         let answer: Answer;
@@ -149,6 +150,7 @@ export function createLlmClient(config: LlmConfig, options: CreateLlmClientOptio
               const json = extractJson(text);
               return json !== undefined && request.schema.safeParse(json.value).success;
             },
+            ...(attempt > 0 ? { alsoCacheFor: firstAsk } : {}),
           });
         } catch (error) {
           // A truncated or non-JSON body is invisible to the SDK's retries: count it as a bad answer.
