@@ -256,3 +256,43 @@ describe('LLM faults never become silent gaps', () => {
     }
   }, 120_000);
 });
+
+describe('a full disk', () => {
+  const quickstart = join(repoRoot, 'pipelines/quickstart.yaml');
+  let whole: string;
+  beforeAll(async () => {
+    whole = join(work, 'quickstart-reference');
+    expect((await pf(['run', quickstart, '--out', whole, '--quiet'])).code).toBe(0);
+  }, 60_000);
+
+  it.each([1, 3, 6])(
+    'on a %i MB tmpfs: DISK_FULL naming the file, then enlarged + resumed = an uninterrupted run',
+    async (mb) => {
+      const mount = join(work, `tmpfs-${mb}`);
+      await exec('mkdir', ['-p', mount]);
+      const mounted = await exec('mount', ['-t', 'tmpfs', '-o', `size=${mb}m`, 'tmpfs', mount]).then(
+        () => true,
+        () => false,
+      );
+      if (!mounted) {
+        console.warn(`skipped: mounting a tmpfs is not permitted here (needs root)`);
+        return;
+      }
+      try {
+        const out = join(mount, 'run');
+        const first = await pf(['run', quickstart, '--out', out, '--quiet']);
+        expect(first.code).toBe(1);
+        expect(first.stderr).toMatch(
+          /DISK_FULL.*cannot write .*run\/.*no space left on the device \(\d+\.\d MiB free\)/,
+        );
+        expect(first.stderr).not.toMatch(/\n\s+at /);
+        await exec('mount', ['-o', 'remount,size=200m', mount]);
+        expect((await pf(['run', quickstart, '--out', out, '--quiet'])).code).toBe(0);
+        expect(await data(out)).toEqual(await data(whole));
+      } finally {
+        await exec('umount', [mount]).catch(() => {});
+      }
+    },
+    120_000,
+  );
+});
