@@ -78,3 +78,17 @@ describe('parseTreeOps', () => {
     expect(parseTreeOps(text).ops).toEqual(ops);
   });
 });
+
+describe('reserved path segments', () => {
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'a path through %s is refused, and nothing is polluted',
+    (segment) => {
+      const parsed = parseTreeOps(`ADD(preferences.${segment}.polluted, "yes")`);
+      expect(parsed.ops).toHaveLength(0);
+      expect(parsed.lines[0]?.ok === false ? parsed.lines[0].reason : '').toContain(
+        `reserved segment "${segment}"`,
+      );
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+});

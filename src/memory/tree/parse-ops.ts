@@ -28,6 +28,9 @@ class Cursor {
 
 type Step<T> = { ok: true; value: T } | { ok: false; reason: string };
 
+/** Segments that name JavaScript object internals: never a tree path. */
+export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 function readPath(cursor: Cursor): Step<string> {
   const start = cursor.index;
   while (!cursor.done() && /[A-Za-z0-9_.]/.test(cursor.peek() as string)) cursor.index++;
@@ -39,6 +42,10 @@ function readPath(cursor: Cursor): Step<string> {
   const segments = path.split('.');
   if (segments.some((segment) => !SEGMENT.test(segment))) {
     return { ok: false, reason: `malformed path "${path}" (empty segment)` };
+  }
+  const reserved = segments.find((segment) => RESERVED_SEGMENTS.has(segment));
+  if (reserved !== undefined) {
+    return { ok: false, reason: `path "${path}" uses the reserved segment "${reserved}"` };
   }
   return { ok: true, value: path };
 }

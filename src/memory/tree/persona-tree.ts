@@ -210,13 +210,14 @@ export function renderPersonaTree(
   tree: PersonaTree,
   options: { onlyFilled?: boolean } = {},
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Null-prototype objects: no path segment can reach Object.prototype.
+  const out: Record<string, unknown> = Object.create(null);
   const set = (path: string, value: string) => {
     const segments = path.split('.');
     let node = out;
     for (const segment of segments.slice(0, -1)) {
       const child = node[segment];
-      if (child === undefined || typeof child !== 'object') node[segment] = {};
+      if (child === undefined || typeof child !== 'object') node[segment] = Object.create(null);
       node = node[segment] as Record<string, unknown>;
     }
     node[segments[segments.length - 1] as string] = value;
