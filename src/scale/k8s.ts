@@ -5,7 +5,7 @@ import { InputError } from '../errors/index.js';
 import { buildTrainCommand } from '../train/command.js';
 import { loadRecipe } from '../train/load-recipe.js';
 import { writeFileAtomic } from '../util/fs.js';
-import type { ForwardedRunFlags } from './slurm/scripts.js';
+import { type ForwardedRunFlags, forwardedArgs } from './slurm/scripts.js';
 
 /** Where the pods find persona-forge and the shared data. */
 export interface K8sOptions {
@@ -78,16 +78,6 @@ function metadata(name: string, options: K8sOptions) {
   };
 }
 
-function forwarded(flags: ForwardedRunFlags): string[] {
-  const out: string[] = [];
-  if (flags.seed !== undefined) out.push('--seed', String(flags.seed));
-  if (flags.llmBaseUrl !== undefined) out.push('--llm-base-url', flags.llmBaseUrl);
-  if (flags.llmModel !== undefined) out.push('--llm-model', flags.llmModel);
-  if (flags.llmApiKeyEnv !== undefined) out.push('--llm-api-key-env', flags.llmApiKeyEnv);
-  if (flags.budgetUsd !== undefined) out.push('--budget-usd', String(flags.budgetUsd));
-  return out;
-}
-
 /** Options of {@link k8sRunManifests}. */
 export interface K8sRunOptions extends K8sOptions, ForwardedRunFlags {
   pipeline: string;
@@ -142,7 +132,7 @@ export function k8sRunManifests(options: K8sRunOptions): { run: object; merge: o
             'auto',
             '--shards',
             String(options.shards),
-            ...forwarded(options),
+            ...forwardedArgs(options),
           ],
           'Never',
           {

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
 
 /** Run-directory integrity through the shipped binary: locks, merge checks, verified resume, damaged journals. */
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -13,18 +14,7 @@ let work: string;
 let small: string;
 let reference: string;
 
-async function pf(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], {
-      cwd: work,
-      maxBuffer: 1 << 26,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const pf = (args: string[], env?: Record<string, string | undefined>) => runCli(work, args, env);
 
 const DATA = [
   'plan/plan.jsonl',

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/util/rng.js';
+import { runFiles } from '../support/cli.js';
 
 /**
  * `kill -9` at seeded random moments across every stage of pipelines/personavlm.yaml (fewer
@@ -47,19 +48,7 @@ function run(
   });
 }
 
-async function files(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  const walk = async (path: string) => {
-    for (const entry of await readdir(path, { withFileTypes: true })) {
-      const full = join(path, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== '.state') await walk(full);
-      } else if (entry.name !== 'manifest.json') out.set(relative(dir, full), await readFile(full));
-    }
-  };
-  await walk(dir);
-  return out;
-}
+const files = runFiles;
 
 describe('kill -9 anywhere, then the same command again', () => {
   it('10 kills spread across all stages of personavlm.yaml, each resumed, end equal to an uninterrupted run', async () => {

@@ -1,15 +1,14 @@
-import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
+import { runCli, runFiles } from '../support/cli.js';
 
 /** User paths through the shipped binary: empty results, seed changes, `--json`, closed pipes. */
 const repoRoot = resolve(import.meta.dirname, '../..');
 const BIN = join(repoRoot, 'bin/persona-forge.js');
-const exec = promisify(execFile);
 let work: string;
 let small: string;
 
@@ -25,32 +24,9 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function pf(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], {
-      cwd: work,
-      maxBuffer: 1 << 26,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const pf = (args: string[], env?: Record<string, string | undefined>) => runCli(work, args, env);
 
-async function tree(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  const walk = async (path: string) => {
-    for (const entry of await readdir(path, { withFileTypes: true })) {
-      const full = join(path, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== '.state') await walk(full);
-      } else if (entry.name !== 'manifest.json') out.set(relative(dir, full), await readFile(full));
-    }
-  };
-  await walk(dir);
-  return out;
-}
+const tree = runFiles;
 
 describe('a stage that ends with nothing left', () => {
   let server: FakeLlmServer;

@@ -80,6 +80,17 @@ function jobs(dir: string): { submissions: Array<{ kind: string; jobId: string; 
   return JSON.parse(readFileSync(path.join(dir, 'slurm/jobs.json'), 'utf8'));
 }
 
+/** The environment of a training job on the cluster: the fake swift first on PATH, the reference export. */
+function trainEnv(dir: string, extra: Record<string, string>): Record<string, string> {
+  return {
+    ...cluster.env,
+    PATH: `${path.join(repoRoot, 'test/support/fake-swift')}${path.delimiter}${cluster.env.PATH ?? ''}`,
+    PF_EXPORT_DIR: path.join(reference, 'export'),
+    PF_OUTPUT_ROOT: path.join(dir, 'output'),
+    ...extra,
+  };
+}
+
 describe.skipIf(skip !== null)(
   `Slurm scale-out on a real local cluster${skip === null ? '' : ` (skipped: ${skip})`}`,
   () => {
@@ -168,15 +179,11 @@ describe.skipIf(skip !== null)(
 
     it('train recipes/personavlm-sft.yaml --slurm --submit runs rank 0 on the cluster with the fake swift', async () => {
       const dir = mkdtempSync(path.join(work, 'train-'));
-      const env = {
-        ...cluster.env,
-        PATH: `${path.join(repoRoot, 'test/support/fake-swift')}${path.delimiter}${cluster.env.PATH ?? ''}`,
-        PF_EXPORT_DIR: path.join(reference, 'export'),
-        PF_OUTPUT_ROOT: path.join(dir, 'output'),
+      const env = trainEnv(dir, {
         FAKE_SWIFT_RECORD: path.join(dir, 'swift-calls.jsonl'),
         FAKE_SWIFT_INTERVAL_MS: '20',
         FAKE_SWIFT_STEPS: '4',
-      };
+      });
       const { stdout } = await pf(
         ['train', path.join(repoRoot, 'recipes/personavlm-sft.yaml'), '--slurm', '--submit'],
         dir,
@@ -210,7 +217,7 @@ describe.skipIf(skip !== null)(
         readFileSync(path.join(dir, 'output/personavlm-sft/persona-forge-run.json'), 'utf8'),
       );
       expect(record).toMatchObject({ recipe: 'personavlm-sft', nodeRank: 0 });
-      const calls = readFileSync(env.FAKE_SWIFT_RECORD, 'utf8')
+      const calls = readFileSync(env.FAKE_SWIFT_RECORD as string, 'utf8')
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
@@ -220,16 +227,12 @@ describe.skipIf(skip !== null)(
 
     it('USR1 before the time limit: rank 0 requeues the job, which resumes from the newest checkpoint', async () => {
       const dir = mkdtempSync(path.join(work, 'requeue-'));
-      const env = {
-        ...cluster.env,
-        PATH: `${path.join(repoRoot, 'test/support/fake-swift')}${path.delimiter}${cluster.env.PATH ?? ''}`,
-        PF_EXPORT_DIR: path.join(reference, 'export'),
-        PF_OUTPUT_ROOT: path.join(dir, 'output'),
+      const env = trainEnv(dir, {
         FAKE_SWIFT_RECORD: path.join(dir, 'swift-calls.jsonl'),
         FAKE_SWIFT_INTERVAL_MS: '300',
         FAKE_SWIFT_STEPS: '30',
         FAKE_SWIFT_SAVE_EVERY: '2',
-      };
+      });
       const { stdout } = await pf(
         ['train', path.join(repoRoot, 'recipes/personavlm-sft.yaml'), '--slurm', '--submit'],
         dir,
@@ -265,7 +268,7 @@ describe.skipIf(skip !== null)(
         'the requeued job to finish',
         240_000,
       );
-      const calls = readFileSync(env.FAKE_SWIFT_RECORD, 'utf8')
+      const calls = readFileSync(env.FAKE_SWIFT_RECORD as string, 'utf8')
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
@@ -277,13 +280,9 @@ describe.skipIf(skip !== null)(
 
     it('train chain --slurm --submit: RL is submitted afterok:<sft> and runs `train chain … --rl-only`', async () => {
       const dir = mkdtempSync(path.join(work, 'chain-'));
-      const env = {
-        ...cluster.env,
-        PATH: `${path.join(repoRoot, 'test/support/fake-swift')}${path.delimiter}${cluster.env.PATH ?? ''}`,
-        PF_EXPORT_DIR: path.join(reference, 'export'),
-        PF_OUTPUT_ROOT: path.join(dir, 'output'),
+      const env = trainEnv(dir, {
         FAKE_SWIFT_HANG: '1',
-      };
+      });
       const sftRecipe = path.join(repoRoot, 'recipes/personavlm-sft.yaml');
       const rlRecipe = path.join(repoRoot, 'recipes/personavlm-grpo.yaml');
       const { stdout } = await pf(['train', 'chain', sftRecipe, rlRecipe, '--slurm', '--submit'], dir, env);

@@ -91,14 +91,19 @@ export function defaultCommand(): string {
   return `node ${shellQuote(PF_BIN)}`;
 }
 
-function forwardedFlags(flags: ForwardedRunFlags): string[] {
+/** The `persona-forge run` flags a shard forwards (the same for Slurm tasks and Kubernetes pods). */
+export function forwardedArgs(flags: ForwardedRunFlags): string[] {
   const out: string[] = [];
   if (flags.seed !== undefined) out.push('--seed', String(flags.seed));
   if (flags.llmBaseUrl !== undefined) out.push('--llm-base-url', flags.llmBaseUrl);
   if (flags.llmModel !== undefined) out.push('--llm-model', flags.llmModel);
   if (flags.llmApiKeyEnv !== undefined) out.push('--llm-api-key-env', flags.llmApiKeyEnv);
   if (flags.budgetUsd !== undefined) out.push('--budget-usd', String(flags.budgetUsd));
-  return out.map(shellQuote);
+  return out;
+}
+
+function forwardedFlags(flags: ForwardedRunFlags): string[] {
+  return forwardedArgs(flags).map(shellQuote);
 }
 
 /**
