@@ -231,24 +231,47 @@ export function createLlmClient(config: LlmConfig, options: CreateLlmClientOptio
       }
     }
     const promptEstimate = input.reduce((sum, text) => sum + estimateTokens(text), 0);
-    const hold = ledger.reserve(
-      estimateCost({ promptTokens: promptEstimate, completionTokens: 0 }, endpoint.config),
-    );
-    let response: OpenAI.Embeddings.CreateEmbeddingResponse;
-    try {
-      response = await endpoint.run(promptEstimate, (client) =>
-        client.embeddings.create({ model: endpoint.config.model, input, encoding_format: 'float' }),
-      );
-    } catch (error) {
+    const worstCase = estimateCost({ promptTokens: promptEstimate, completionTokens: 0 }, endpoint.config);
+    let hold = 0;
+    let response: OpenAI.Embeddings.CreateEmbeddingResponse | undefined;
+    let embeddings: number[][] = [];
+    // A 200 whose body is not an embeddings response (an HTML error page, a cut body) is retried
+    // like any bad answer, up to maxSchemaRetries times, then fails with a retryable code.
+    for (let attempt = 0; ; attempt++) {
+      let problem: string;
+      try {
+        response = await endpoint.run(promptEstimate, (client) => {
+          hold = ledger.reserve(worstCase);
+          return client.embeddings.create({ model: endpoint.config.model, input, encoding_format: 'float' });
+        });
+        const data = (response as { data?: unknown } | undefined)?.data;
+        if (!Array.isArray(data)) {
+          problem = 'the response is not an embeddings list';
+        } else {
+          embeddings = [...(data as OpenAI.Embeddings.Embedding[])]
+            .sort((a, b) => a.index - b.index)
+            .map((item) => item.embedding);
+          problem =
+            embeddings.length !== input.length
+              ? `asked for ${input.length} embeddings, got ${embeddings.length}`
+              : embeddings.every((vector) => Array.isArray(vector) && vector.every((x) => Number.isFinite(x)))
+                ? ''
+                : 'an embedding is not a list of numbers';
+        }
+      } catch (error) {
+        ledger.release(hold);
+        hold = 0;
+        if (!isMalformedResponse(error) || attempt >= endpoint.config.maxSchemaRetries) {
+          throw toLlmCallError(endpoint.name, error);
+        }
+        continue;
+      }
+      if (problem === '') break;
       ledger.release(hold);
-      throw toLlmCallError(endpoint.name, error);
+      hold = 0;
+      if (attempt >= endpoint.config.maxSchemaRetries) throw new LlmCallError(endpoint.name, problem);
     }
-    const embeddings = [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
-    if (embeddings.length !== input.length) {
-      ledger.release(hold);
-      throw new LlmCallError(endpoint.name, `asked for ${input.length} embeddings, got ${embeddings.length}`);
-    }
-    const promptTokens = response.usage?.prompt_tokens ?? promptEstimate;
+    const promptTokens = response?.usage?.prompt_tokens ?? promptEstimate;
     ledger.settle(hold, stage, endpoint.name, {
       promptTokens,
       completionTokens: 0,
