@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -184,6 +185,45 @@ describe('--budget-usd', () => {
 });
 
 describe('LLM faults never become silent gaps', () => {
+  it('a dead endpoint is exit 3, every user quarantined LLM_CALL_FAILED; the same command, once it is up, completes', async () => {
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() => done(typeof address === 'object' && address !== null ? address.port : 0));
+      });
+    });
+    const out = join(work, 'dead-endpoint');
+    // The same command twice: nothing listens on the port the first time.
+    const command = [
+      'run',
+      small,
+      '--out',
+      out,
+      '--llm-base-url',
+      `http://127.0.0.1:${port}/v1`,
+      '--llm-model',
+      'fake',
+    ];
+    const dead = await pf(command);
+    expect(dead.code).toBe(3);
+    expect(dead.stderr).toMatch(/no records left after plan: 6 of 6 quarantined/);
+    const quarantine = (await readFile(join(out, 'quarantine.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(quarantine.map((q) => q.code)).toEqual(Array(6).fill('LLM_CALL_FAILED'));
+    expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).status).toBe('empty');
+    const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
+    const live = await startFakeLlmServer({ port });
+    try {
+      expect((await pf([...command, '--quiet'])).code).toBe(0);
+      expect(await readFile(join(out, 'quarantine.jsonl'), 'utf8')).toBe('');
+      expect((await readFile(join(out, 'plan/plan.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(6);
+    } finally {
+      await live.close();
+    }
+  }, 120_000);
+
   it('a teacher that never answers validly quarantines the user with a retryable code; the next run clears it', async () => {
     const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
     const broken = await startFakeLlmServer({
