@@ -193,7 +193,8 @@ describe('LLM faults never become silent gaps', () => {
       });
     });
     const out = join(work, 'dead-endpoint');
-    // The same command twice: nothing listens on the port the first time.
+    // The same command twice: nothing listens on the port the first time. Its own seed: the
+    // answer cache in this folder is shared with the other tests.
     const command = [
       'run',
       small,
@@ -203,6 +204,8 @@ describe('LLM faults never become silent gaps', () => {
       `http://127.0.0.1:${port}/v1`,
       '--llm-model',
       'fake',
+      '--seed',
+      '5',
     ];
     const dead = await pf(command);
     expect(dead.code).toBe(3);
