@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PreflightError, TrainingJobError } from '../errors/index.js';
 import type { Recipe } from '../schemas/recipe.js';
@@ -183,7 +183,12 @@ export async function launchTraining(
       hint: `full log: ${logFile}`,
     });
   }
-  const checkpoints = follower.checkpoints();
+  // Seen while swift was still writing them: once it has exited, read each folder again (a LoRA
+  // checkpoint's adapter_config.json may have appeared after the folder did).
+  const checkpoints = follower.checkpoints().map((checkpoint) => ({
+    ...checkpoint,
+    isAdapter: existsSync(path.join(checkpoint.path, 'adapter_config.json')),
+  }));
   return {
     command,
     commandLine,
