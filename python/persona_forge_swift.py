@@ -2,9 +2,16 @@
 
 Load with ``--external_plugins python/persona_forge_swift.py`` and pick rewards with
 ``--reward_funcs pf_personavlm`` (or ``pf_format pf_accuracy ...``). Every reward is computed by
-the persona-forge reward server (``persona-forge serve``); this file only batches rows, POSTs
-them to ``/v1/rewards`` and maps the server's nulls (not applicable or failed) to ``None``,
-which ms-swift treats as NaN (skipped by ``nansum``/``nanmean``), never as 0.
+the persona-forge reward server (``persona-forge serve``); this file only batches rows and POSTs
+them to ``/v1/rewards``.
+
+A failed reward is never handed to ms-swift as ``None``: ms-swift sums reward functions with
+``nansum`` (``swift/rl_core/advantage.py``), so ``None`` would count as 0 and a judge timeout
+would outrank a wrong answer. The server resolves every failed item by the ``onFailure`` policy
+of ``rewards.yaml`` (``neutral``: the mean of its prompt group, so its advantage is 0; ``value``:
+a fixed number; ``fail``: refuse) and this plugin uses those values, logging each failure with
+its code. A refused batch, or a server that stays unreachable, raises (``PERSONA_FORGE_ON_ERROR``
+can make an unreachable server give every row the same constant instead: zero advantage).
 
 Registered names:
   ORMs (async):       pf_format, pf_accuracy, pf_consistency, pf_tree_ops, pf_persona, pf_personavlm
@@ -18,7 +25,9 @@ Environment (unknown CLI flags are rejected by ms-swift, so configuration comes 
   PERSONA_FORGE_RETRIES    retries after the first attempt        default 4
   PERSONA_FORGE_BACKOFF    first backoff in seconds (doubles)     default 0.5
   PERSONA_FORGE_BATCH      rows per POST                          default 256
-  PERSONA_FORGE_ON_ERROR   ``none`` (all-None rewards + warning) or ``raise``   default none
+  PERSONA_FORGE_THREADS    threads for HTTP calls off the event loop   default 64
+  PERSONA_FORGE_ON_ERROR   unreachable server: ``raise``, or ``neutral`` (0.0 for every row of the
+                           batch: one constant, so no advantage moves; logged)   default raise
   PERSONA_FORGE_MAX_RETRIEVALS  retrievals served per trajectory  default 3 (PersonaVLM, SPEC.md §1)
   PERSONA_FORGE_RETRIEVAL_ROLE  role of the appended memory turn  default user
 
@@ -28,6 +37,7 @@ neither installed it defines minimal stand-ins so the module still imports (test
 """
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import os
@@ -93,6 +103,18 @@ except ImportError:
                 return self.max_turns is not None and current_turn >= self.max_turns
 
         multi_turns = {}
+
+
+_EXECUTOR = None
+
+
+def _run_in_thread(function, *args):
+    """Blocking HTTP off the event loop, in a pool sized for rollout concurrency (asyncio's default
+    pool has only ``cpu_count + 4`` threads, which would queue 8 trajectories on a 2-core host)."""
+    global _EXECUTOR
+    if _EXECUTOR is None:
+        _EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=_env("PERSONA_FORGE_THREADS", 64, int), thread_name_prefix="persona-forge")
+    return asyncio.get_running_loop().run_in_executor(_EXECUTOR, function, *args)
 
 
 def _env(name, default, cast=str):
@@ -186,33 +208,65 @@ class RewardClient:
         raise RewardServerError("%s (after %d attempts)" % (last_error, self.retries + 1))
 
     def score(self, reward, items, timeout_ms=None):
-        """Rewards for ``items`` (list of dicts), in order; nulls become ``None``."""
+        """Rewards for ``items`` (list of dicts), in order: finite floats, failures resolved by the
+        server's ``onFailure`` policy; raises ``RewardFailedError`` when the policy refuses a batch."""
         values = []
         for start in range(0, len(items), max(1, self.batch_size)):
             body = {"reward": reward, "items": items[start : start + self.batch_size]}
             if timeout_ms is not None:
                 body["timeout_ms"] = int(timeout_ms)
             answer = self.post("/v1/rewards", body)
-            for error in answer.get("errors", [])[:3]:
-                logger.debug("persona-forge %s item %s: %s %s", error.get("reward"), error.get("index"), error.get("code"), error.get("message"))
-            values.extend(None if value is None else float(value) for value in answer["rewards"])
+            values.extend(trainer_values(reward, answer))
         return values
 
     async def ascore(self, reward, items, timeout_ms=None):
         """``score`` without blocking the event loop: batches POST concurrently in worker threads."""
         chunks = [items[start : start + self.batch_size] for start in range(0, len(items), max(1, self.batch_size))]
-        results = await asyncio.gather(*(asyncio.to_thread(self.score, reward, chunk, timeout_ms) for chunk in chunks))
+        results = await asyncio.gather(*(_run_in_thread(self.score, reward, chunk, timeout_ms) for chunk in chunks))
         return [value for chunk in results for value in chunk]
 
     def retrieve(self, body):
         return self.post("/v1/memory/retrieve", body)
 
 
+class RewardFailedError(RewardServerError):
+    """The server scored the batch but its ``onFailure`` policy refuses to hand the failures over."""
+
+
+# Failed items per reward and code since the process started (also in the server's /metrics).
+FAILURE_COUNTS = {}
+
+
+def trainer_values(reward, answer):
+    """Finite rewards of one server answer; logs every failure with its code; raises on refusal."""
+    trainer = answer.get("trainer")
+    if trainer is None:  # a server older than the onFailure policy: never pass None on
+        raw = answer.get("rewards", [])
+        if any(value is None for value in raw):
+            raise RewardFailedError("persona-forge %s: %d null rewards and the server applies no onFailure policy; upgrade the server" % (reward, sum(v is None for v in raw)))
+        return [float(value) for value in raw]
+    codes = trainer.get("codes") or {}
+    for code, count in codes.items():
+        FAILURE_COUNTS[(reward, code)] = FAILURE_COUNTS.get((reward, code), 0) + count
+    examples = "; ".join("%s item %s: %s" % (e.get("code"), e.get("index"), e.get("message")) for e in answer.get("errors", [])[:3])
+    if trainer.get("rewards") is None:
+        raise RewardFailedError("persona-forge reward %s refused the batch: %s [%s]" % (reward, trainer.get("reason", "failed"), examples))
+    if trainer.get("filled"):
+        summary = ", ".join("%d× %s" % (count, code) for code, count in sorted(codes.items()))
+        logger.warning("persona-forge reward %s: %d of %d items failed (%s), given the %s value [%s]", reward, trainer["filled"], len(trainer["rewards"]), summary, trainer.get("policy"), examples)
+    values = [float(value) for value in trainer["rewards"]]
+    if any(value != value or value in (float("inf"), float("-inf")) for value in values):
+        raise RewardFailedError("persona-forge reward %s: the server sent a non-finite reward" % reward)
+    return values
+
+
 def _on_error(error, count, reward):
-    if _env("PERSONA_FORGE_ON_ERROR", "none") == "raise":
+    FAILURE_COUNTS[(reward, "unreachable")] = FAILURE_COUNTS.get((reward, "unreachable"), 0) + count
+    bad_request = error.status is not None and 400 <= error.status < 500 and error.status != 429
+    if isinstance(error, RewardFailedError) or bad_request or _env("PERSONA_FORGE_ON_ERROR", "raise") != "neutral":
         raise error
-    logger.warning("persona-forge reward %s unavailable, returning None for %d rows: %s", reward, count, error)
-    return [None] * count
+    logger.warning("persona-forge reward %s unavailable, giving all %d rows the same 0.0 (PERSONA_FORGE_ON_ERROR=neutral): %s", reward, count, error)
+    return [0.0] * count
 
 
 class _PersonaForgeReward(AsyncORM):
@@ -334,6 +388,7 @@ class PfRetrievalScheduler(MultiTurnScheduler):
         super().__init__(infer_engine, max_turns, *args, **kwargs)
         self.client = client or RewardClient()
         self.max_retrievals = _env("PERSONA_FORGE_MAX_RETRIEVALS", 3, int)
+        self._pending = {}  # id(infer_request) -> memory block fetched by on_turn_end
         self.role = _env("PERSONA_FORGE_RETRIEVAL_ROLE", "user")
 
     def check_finished(self, infer_request, response_choice, current_turn):
@@ -371,28 +426,55 @@ class PfRetrievalScheduler(MultiTurnScheduler):
             body["k"] = int(data["retrieve_k"])
         return body, None
 
-    def step(self, infer_request, response_choice, current_turn):
-        matches = _RETRIEVE.findall(_completion(response_choice))
+    def _fetch(self, infer_request, completion):
+        """The memory block for the turn's last ``<retrieve>`` (blocking HTTP; run it in a thread)."""
+        matches = _RETRIEVE.findall(completion)
         if not matches:
-            return {"infer_request": infer_request}
+            return None
         body, problem = self._query(infer_request, matches[-1].strip())
-        if body is not None:
-            try:
-                answer = self.client.retrieve(body)
-                block = answer["block"]
-                data = getattr(infer_request, "data_dict", None)
-                if isinstance(data, dict):
-                    data.setdefault("_pf_retrieved_ids", []).extend(r["id"] for r in answer.get("results", []))
-            except RewardServerError as error:
-                logger.warning("persona-forge retrieval failed: %s", error)
-                block = "<memory>\nMemory retrieval failed.\n</memory>"
-        else:
-            block = "<memory>\n%s\n</memory>" % problem
+        if body is None:
+            return "<memory>\n%s\n</memory>" % problem
+        try:
+            answer = self.client.retrieve(body)
+        except RewardServerError as error:
+            logger.warning("persona-forge retrieval failed: %s", error)
+            return "<memory>\nMemory retrieval failed.\n</memory>"
+        data = getattr(infer_request, "data_dict", None)
+        if isinstance(data, dict):
+            data.setdefault("_pf_retrieved_ids", []).extend(r["id"] for r in answer.get("results", []))
+        return answer["block"]
+
+    async def on_turn_end(self, infer_request, response_choice, current_turn):
+        """ms-swift's async hook (called before ``check_finished`` and ``step``): the retrieval runs
+        in a worker thread, so concurrent trajectories in ``swift rollout`` do not wait on each
+        other. ``step`` then appends the block fetched here."""
+        completion = _completion(response_choice)
+        if self.check_finished(infer_request, response_choice, current_turn):
+            return {}
+        if self.max_turns and current_turn >= self.max_turns:
+            return {}
+        block = await _run_in_thread(self._fetch, infer_request, completion)
+        if block is not None:
+            self._pending[id(infer_request)] = block
+        return {}
+
+    def step(self, infer_request, response_choice, current_turn):
+        block = self._pending.pop(id(infer_request), None)
+        if block is None:  # ms-swift without the async hooks (3.x, 4.0): fetch here
+            block = self._fetch(infer_request, _completion(response_choice))
+        result = {"infer_request": infer_request}
+        if block is None:
+            return result
         infer_request.messages.append({"role": self.role, "content": block})
-        return {
-            "infer_request": infer_request,
-            "rollout_infos": {"pf_retrievals": _retrieve_turns(infer_request.messages)},
-        }
+        result["rollout_infos"] = {"pf_retrievals": _retrieve_turns(infer_request.messages)}
+        # The engine's token ids of this turn: the trainer keeps them (and their rollout log-probs)
+        # instead of re-tokenizing earlier turns. The memory block is a new user turn, so every
+        # token of this turn is the model's own and trains (loss mask 1).
+        token_ids = getattr(response_choice, "token_ids", None)
+        if token_ids:
+            result["response_token_ids"] = list(token_ids)
+            result["response_loss_mask"] = [1] * len(token_ids)
+        return result
 
 
 multi_turns["pf_retrieval"] = PfRetrievalScheduler

@@ -12,6 +12,7 @@ import {
   type RewardServerConfigInput,
 } from '../schemas/reward.js';
 import { createConfiguredJudge } from './configured-judge.js';
+import { GroupScores, trainerRewards } from './failure-policy.js';
 import type { Judge } from './judge.js';
 import { createJudgeCache, type JudgeCache } from './judge-cache.js';
 import type { MemoryRetriever } from './memory-retrieve.js';
@@ -80,6 +81,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     (config.cache.enabled ? createJudgeCache({ maxEntries: config.cache.maxEntries }) : undefined);
   const judge = options.judge ?? createConfiguredJudge(options.llm, config, cache);
   const metrics = createRewardMetrics();
+  const history = new GroupScores();
   const app = new Hono();
   // Compared as sha256 digests: equal length always, so the comparison time says nothing about the token.
   const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -153,7 +155,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   const timeoutFor = (requested: number | undefined) =>
     Math.min(requested ?? config.limits.requestTimeoutMs, config.limits.maxRequestTimeoutMs);
 
-  const score = async (c: Context, request: RewardRequest) => {
+  const score = async (c: Context, request: RewardRequest, preset?: Array<{ problem?: string }>) => {
     if (request.items.length > config.limits.maxItems) {
       metrics.observeError('too_many_items');
       return {
@@ -171,9 +173,15 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
         functions: config.functions,
         timeoutMs: timeoutFor(request.timeout_ms),
         now,
+        invalid: preset?.map((entry) => entry.problem),
       });
       metrics.observeResponse(response);
-      return { response };
+      const trainer = trainerRewards(response, request.items, request.reward, config.onFailure, history);
+      metrics.observeFallback(
+        Array.isArray(request.reward) ? request.reward.join('+') : request.reward,
+        trainer,
+      );
+      return { response: { ...response, trainer } };
     } catch (error) {
       if (isPersonaForgeError(error) && error.code === 'INPUT_INVALID') {
         metrics.observeError('invalid_request');
@@ -193,9 +201,18 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   app.post('/get_reward', async (c) => {
     const body = await readBody(c, OpenRlhfRequest);
     if (!body.ok) return body.response;
-    const request: RewardRequest = { reward: config.openrlhf.reward, items: openRlhfItems(body.value) };
-    const result = await score(c, request);
-    return result.error ?? c.json(openRlhfResponse(result.response));
+    const parsed = openRlhfItems(body.value, config.openrlhf.stripTokens);
+    const request: RewardRequest = {
+      reward: config.openrlhf.reward,
+      items: parsed.map((entry) => entry.item),
+    };
+    const result = await score(c, request, parsed);
+    if (result.error) return result.error;
+    const { trainer } = result.response;
+    if (trainer?.rewards == null) {
+      return fail(c, 503, 'reward_failed', trainer?.reason ?? 'the batch could not be scored');
+    }
+    return c.json(openRlhfResponse(result.response, { ...trainer, rewards: trainer.rewards }));
   });
 
   app.get('/health', (c) =>

@@ -1,4 +1,5 @@
 import type { RewardResponse } from '../schemas/reward.js';
+import type { TrainerRewards } from './failure-policy.js';
 import type { JudgeStats } from './judge.js';
 
 /**
@@ -11,6 +12,8 @@ export interface RewardMetrics {
   observeRequest(endpoint: string, status: number, seconds: number): void;
   observeResponse(response: RewardResponse): void;
   observeError(code: string): void;
+  /** Items resolved by the `onFailure` policy (and batches it refused). */
+  observeFallback(reward: string, trainer: TrainerRewards): void;
   render(judge: JudgeStats): string;
 }
 
@@ -30,6 +33,8 @@ export function createRewardMetrics(): RewardMetrics {
   const latency = new Map<string, Histogram>();
   const rewardSums = new Map<string, { sum: number; count: number; nulls: number }>();
   const errors = new Map<string, number>();
+  const fallbacks = new Map<string, number>();
+  const refused = new Map<string, number>();
   const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
   return {
     observeRequest(endpoint, status, seconds) {
@@ -62,6 +67,11 @@ export function createRewardMetrics(): RewardMetrics {
         }
       }
       for (const error of response.errors) bump(errors, error.code);
+    },
+    observeFallback(reward, trainer) {
+      if (trainer.rewards === null) bump(refused, reward);
+      for (const [code, count] of Object.entries(trainer.codes))
+        bump(fallbacks, `${reward}\u0000${trainer.policy}\u0000${code}`, count);
     },
     observeError(code) {
       bump(errors, code);
@@ -121,6 +131,22 @@ export function createRewardMetrics(): RewardMetrics {
       lines.push('# TYPE pf_reward_errors_total counter');
       for (const [code, value] of errors)
         lines.push(`pf_reward_errors_total{code="${label(code)}"} ${value}`);
+      lines.push(
+        '# HELP pf_reward_fallback_items_total Failed items handed to trainers by the onFailure policy, by reward, policy and code.',
+      );
+      lines.push('# TYPE pf_reward_fallback_items_total counter');
+      for (const [key, value] of fallbacks) {
+        const [reward, policy, code] = key.split('\u0000');
+        lines.push(
+          `pf_reward_fallback_items_total{reward="${label(reward ?? '')}",policy="${policy}",code="${label(code ?? '')}"} ${value}`,
+        );
+      }
+      lines.push(
+        '# HELP pf_reward_refused_batches_total Batches refused by the onFailure policy (the trainer raises).',
+      );
+      lines.push('# TYPE pf_reward_refused_batches_total counter');
+      for (const [reward, value] of refused)
+        lines.push(`pf_reward_refused_batches_total{reward="${label(reward)}"} ${value}`);
       return `${lines.join('\n')}\n`;
     },
   };

@@ -20,6 +20,8 @@ export interface ScoreRewardsOptions {
   timeoutMs: number;
   /** Monotonic milliseconds, injected for tests. @default performance.now */
   now?: () => number;
+  /** Per item: why it cannot be scored (it comes back null with code `invalid_item`, unscored). */
+  invalid?: ReadonlyArray<string | undefined> | undefined;
 }
 
 /** A reward name the server does not know, or weights that do not fit the names. */
@@ -43,6 +45,8 @@ export async function scoreRewards(
   request: RewardRequest,
   options: ScoreRewardsOptions,
 ): Promise<RewardResponse> {
+  const invalid = options.invalid;
+  if (invalid?.some((problem) => problem !== undefined)) return scoreWithInvalid(request, options, invalid);
   const now = options.now ?? (() => performance.now());
   const started = now();
   const names = Array.isArray(request.reward) ? request.reward : [request.reward];
@@ -188,6 +192,74 @@ export async function scoreRewards(
       elapsed_ms: Math.round((now() - started) * 1000) / 1000,
       timed_out: finished === 'timeout',
     },
+  };
+}
+
+/** Scores the valid items only, then puts the invalid ones back as nulls with code `invalid_item`. */
+async function scoreWithInvalid(
+  request: RewardRequest,
+  options: ScoreRewardsOptions,
+  invalid: ReadonlyArray<string | undefined>,
+): Promise<RewardResponse> {
+  const keep = request.items.flatMap((_item, index) => (invalid[index] === undefined ? [index] : []));
+  const names = Array.isArray(request.reward) ? request.reward : [request.reward];
+  for (const name of names) {
+    if (REWARD_FUNCTIONS[name] === undefined)
+      throw new RewardRequestError(
+        'reward',
+        `unknown reward "${name}"; known rewards: ${REWARD_NAMES.join(', ')}`,
+      );
+  }
+  const inner =
+    keep.length > 0
+      ? await scoreRewards(
+          { ...request, items: keep.map((index) => request.items[index] as RewardRequest['items'][number]) },
+          { ...options, invalid: undefined },
+        )
+      : undefined;
+  const expand = (values: ReadonlyArray<number | null> | undefined) => {
+    const out: Array<number | null> = request.items.map(() => null);
+    keep.forEach((index, position) => {
+      out[index] = values?.[position] ?? null;
+    });
+    return out;
+  };
+  const components: Record<string, Array<number | null>> = {};
+  const componentNames = [...names];
+  if (names.includes('personavlm')) {
+    for (const part of PERSONAVLM_COMPONENTS) if (!componentNames.includes(part)) componentNames.push(part);
+  }
+  for (const name of inner ? Object.keys(inner.components) : componentNames)
+    components[name] = expand(inner?.components[name]);
+  const errors: RewardItemError[] = (inner?.errors ?? []).map((error) => ({
+    ...error,
+    index: keep[error.index] ?? error.index,
+  }));
+  invalid.forEach((problem, index) => {
+    if (problem === undefined) return;
+    for (const name of Object.keys(components))
+      errors.push({ index, reward: name, code: 'invalid_item', message: problem });
+  });
+  errors.sort((a, b) => a.index - b.index);
+  const judge = options.judge;
+  return {
+    rewards: expand(inner?.rewards),
+    components,
+    errors,
+    usage: inner
+      ? { ...inner.usage, items: request.items.length }
+      : {
+          items: request.items.length,
+          judge_calls: 0,
+          judge_items: 0,
+          cache_hits: 0,
+          offline: false,
+          scorers: {},
+          judge_model: judge.model,
+          prompt_version: JUDGE_PROMPT_VERSION,
+          elapsed_ms: 0,
+          timed_out: false,
+        },
   };
 }
 

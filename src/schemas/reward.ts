@@ -82,12 +82,30 @@ export const RewardUsage = z
   .strict();
 export type RewardUsage = z.infer<typeof RewardUsage>;
 
+/** The rewards a trainer should use: every failure resolved by the configured `onFailure` policy. */
+export const TrainerRewardsBody = z
+  .object({
+    /** Finite numbers in item order, or null when the policy refuses the batch (the plugin raises). */
+    rewards: z.array(z.number()).nullable(),
+    policy: z.enum(['none', 'neutral', 'fail', 'value']),
+    /** Items whose value came from the policy. */
+    filled: z.number().int(),
+    /** Failure codes of those items, counted. */
+    codes: z.record(z.string(), z.number().int()),
+    reason: z.string().optional(),
+  })
+  .strict();
+export type TrainerRewardsBody = z.infer<typeof TrainerRewardsBody>;
+
 export const RewardResponse = z
   .object({
+    /** Raw rewards: null where the item failed or the reward does not apply (see `errors`). */
     rewards: z.array(z.number().nullable()),
     components: z.record(z.string(), z.array(z.number().nullable())),
     errors: z.array(RewardItemError),
     usage: RewardUsage,
+    /** What a trainer should train on (set by the server; absent from the bare scoring library). */
+    trainer: TrainerRewardsBody.optional(),
   })
   .strict();
 export type RewardResponse = z.infer<typeof RewardResponse>;
@@ -97,7 +115,8 @@ export const OpenRlhfRequest = z
   .object({
     query: z.array(z.string()).min(1, 'query must hold at least one item (empty batch)'),
     prompts: z.array(z.string()).optional(),
-    labels: z.array(z.union([z.string(), z.null()])).optional(),
+    /** The dataset's label column: any JSON value (a string is the solution; an object is spread into columns). */
+    labels: z.array(z.unknown()).optional(),
   })
   .passthrough();
 export type OpenRlhfRequest = z.infer<typeof OpenRlhfRequest>;
@@ -153,6 +172,29 @@ const FormatWeights = z
     duplicatePathFactor: z.number().min(0).max(1).default(0.5),
   })
   .strict();
+
+/** A failed item's value for trainers: `neutral` (its group's mean), `fail` (refuse the batch) or a fixed value. */
+export const FailurePolicyConfig = z.union([
+  z.enum(['neutral', 'fail']),
+  z.object({ value: z.number().finite() }).strict(),
+]);
+
+/**
+ * End and pad tokens OpenRLHF leaves in `query` (it decodes with `skip_special_tokens=False`):
+ * Qwen/ChatML, Llama 3, Llama 2/Mistral, Gemma and the common pad tokens.
+ */
+export const DEFAULT_STRIP_TOKENS = [
+  '<|im_end|>',
+  '<|endoftext|>',
+  '<|eot_id|>',
+  '<|end_of_text|>',
+  '<|finetune_right_pad_id|>',
+  '</s>',
+  '<end_of_turn>',
+  '<eos>',
+  '<pad>',
+  '[PAD]',
+];
 
 /** The reward server config file (`rewards.yaml`). */
 export const RewardServerConfig = z
@@ -232,9 +274,27 @@ export const RewardServerConfig = z
       })
       .strict()
       .prefault({}),
-    /** `/get_reward` (OpenRLHF): which reward to compute for each query. */
+    /**
+     * What trainers get for an item whose reward failed (ms-swift's `nansum` would count a null as 0).
+     * `rewards` overrides `default` per reward name (a list of rewards: names joined with `+`).
+     */
+    onFailure: z
+      .object({
+        default: FailurePolicyConfig.default('neutral'),
+        /** A batch with no scored item at all: `fail` (the plugin raises, `/get_reward` answers 503) or `neutral` (one constant). */
+        whenAllFailed: z.enum(['fail', 'neutral']).default('fail'),
+        rewards: z.record(z.string(), FailurePolicyConfig).default({}),
+      })
+      .strict()
+      .prefault({}),
+    /** `/get_reward` (OpenRLHF). */
     openrlhf: z
-      .object({ reward: z.string().default('personavlm') })
+      .object({
+        /** Which reward to compute for each query. */
+        reward: z.string().default('personavlm'),
+        /** Special tokens removed from `query` and `prompts` before scoring (end and pad tokens). */
+        stripTokens: z.array(z.string().min(1)).default(DEFAULT_STRIP_TOKENS),
+      })
       .strict()
       .prefault({}),
     memory: z

@@ -40,7 +40,26 @@ describe('other endpoints', () => {
     expect(body.rewards).toEqual([1, 0]);
     expect(body.scores).toEqual([1, 0]);
     expect(body.extra_logs.accuracy).toEqual([1, 0]);
+    expect(body.extra_logs.pf_failed).toEqual([0, 0]);
     expect((await post(app, '/get_reward', { query: [] })).status).toBe(400);
+  });
+
+  it('POST /get_reward: every value a finite number per query, labels of any JSON type, end tokens stripped', async () => {
+    const app = createRewardApp({ llm: createStubLlm(), config: { openrlhf: { reward: 'format' } } });
+    const prompt = '<|im_start|>user\nWhich?<|im_end|>\n<|im_start|>assistant\n';
+    const body = await read(
+      await post(app, '/get_reward', {
+        query: [`${prompt}<think>hm</think><answer>(a)</answer><|im_end|>`, 'unrelated text'],
+        prompts: [prompt, prompt],
+        labels: [{ solution: '(a)' }, 3],
+      }),
+    );
+    expect(body.rewards[0]).toBe(1); // the end token does not cost format credit
+    // The second query does not hold its prompt: invalid_item, resolved by the neutral policy.
+    expect(body.rewards[1]).toBe(1);
+    expect(body.extra_logs.pf_failed).toEqual([0, 1]);
+    for (const value of [...body.rewards, ...body.scores, ...Object.values(body.extra_logs).flat()])
+      expect(Number.isFinite(value)).toBe(true);
   });
 
   it('GET /metrics exposes requests, latency histograms, mean rewards, judge calls, cache hit rate and errors', async () => {

@@ -3,7 +3,11 @@
  * bench) and prints one JSON line `{"url": …, "memoryRunDir": …}` once it listens. It stops on
  * SIGTERM/SIGINT or when its stdin closes, so a dying parent never leaves it running.
  *
- *   npx --no-install tsx test/support/start-reward-server.ts --port 0 [--token-env VAR] [--fixture-memory] [--offline-judge]
+ *   npx --no-install tsx test/support/start-reward-server.ts --port 0 [--token-env VAR] [--fixture-memory]
+ *     [--offline-judge | --judge-down] [--on-failure JSON]
+ *
+ * `--judge-down` points the judge at a port nothing listens on (an outage); `--on-failure` is the
+ * `onFailure` section of rewards.yaml as JSON.
  */
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -21,6 +25,8 @@ const { values } = parseArgs({
     'fixture-memory': { type: 'boolean', default: false },
     // Offline heuristic judges (labelled) instead of the deterministic fake judge (score 1 / CORRECT).
     'offline-judge': { type: 'boolean', default: false },
+    'judge-down': { type: 'boolean', default: false },
+    'on-failure': { type: 'string' },
   },
 });
 
@@ -37,6 +43,8 @@ const judgeAnswer = (request: FakeChatRequest) => {
 };
 // The real llm layer against the fake OpenAI-compatible judge (or the offline backend).
 const judge = offline ? undefined : await startFakeLlmServer({ respond: judgeAnswer });
+// An outage: a server that was started and closed, so its port refuses connections.
+if (values['judge-down'] && judge !== undefined) await judge.close();
 const llm = createLlmClient(
   LlmConfig.parse(
     judge === undefined
@@ -55,7 +63,11 @@ const server = await startRewardServer({
   host: values.host,
   port: Number(values.port),
   ...(token === undefined ? {} : { token }),
-  config: { judge: { allowOffline: offline }, memory: runDir === undefined ? {} : { runDir } },
+  config: {
+    judge: { allowOffline: offline },
+    memory: runDir === undefined ? {} : { runDir },
+    ...(values['on-failure'] === undefined ? {} : { onFailure: JSON.parse(values['on-failure']) }),
+  },
   shutdownTimeoutMs: 2000,
 });
 process.stdout.write(`${JSON.stringify({ url: server.url, memoryRunDir: runDir ?? null })}\n`);
@@ -65,7 +77,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await server.close();
-  await judge?.close();
+  if (!values['judge-down']) await judge?.close();
   if (runDir !== undefined) await rm(runDir, { recursive: true, force: true });
   process.exit(0);
 };
