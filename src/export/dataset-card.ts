@@ -131,13 +131,17 @@ ${offlineNote}
 
 - \`sft\`: ms-swift \`messages\` rows. \`task\` is one of reasoning (multi-turn \`<think>\` / \`<retrieve>\` / \`<answer>\`
   trajectories, retrieval results as \`${options.config.sft.retrievalRole}\` turns), personality_inference, semantic_write,
-  core_update, procedural_update, episodic_summary or tree_ops. Multimodal rows carry \`images\` and one \`<image>\` per image.
+  core_update, procedural_update, episodic_summary or tree_ops. Multimodal rows carry \`images\` and exactly one \`<image>\` per
+  image (a quoted image elsewhere is written \`[image]\`); no message is empty (an update with nothing to keep says \`NO_CHANGE\`).
+  Answers follow one convention across SFT, RL and evaluation: the option letter for multiple choice (\`<answer>(b)</answer>\`),
+  the option text for yes/no, the answer text for open questions.
 - \`rl\`: prompt-only \`messages\` plus the columns reward functions read: \`solution\`, \`answer_type\` (open | mc | binary),
   \`choices\` (list of strings, "(a) …" for multiple choice), \`gt_ops\` (reference PersonaTree operations, empty outside
   tree_ops), \`user_id\`, \`question_time\` ("YYYY-MM-DD HH:MM") and \`memory_snapshot\` (the memory state at question time as a
   JSON string, empty when none: stored as a string because its shape varies).
 
-Images referenced by \`images\` columns and the evaluation sets are under \`${options.config.imageRoot}/\` (${summary.images.copied} files${summary.images.missing.length > 0 ? `, ${summary.images.missing.length} missing from the pool` : ''}).
+Images referenced by \`images\` columns and the evaluation sets are under \`${options.config.imageRoot}/\`, relative to this folder
+(set \`ROOT_IMAGE_DIR\` to this folder for ms-swift; \`persona-forge train\` does) (${summary.images.copied} files${summary.images.missing.length > 0 ? `, ${summary.images.missing.length} missing from the pool` : ''}).
 
 Splits are disjoint by persona: ${summary.users.train} train users, ${summary.users.test} test users (${summary.excluded} quarantined by validation and left out).
 

@@ -12,6 +12,7 @@ import { openJsonlWriter } from './jsonl-writer.js';
 import { mixQuotas, selectByQuota } from './mix.js';
 import { writeParquetFromJsonl } from './parquet.js';
 import { type ExportBundle, readExportBundles } from './read-run.js';
+import { rowShapeProblems } from './row-shape.js';
 import { type RlRow, rlCandidates, type SftRow, sftCandidates } from './samples.js';
 
 export const SFT_COLUMNS = ['id', 'user_id', 'task', 'messages', 'images'] as const;
@@ -58,6 +59,8 @@ export interface ExportSummary {
   offline: { realizer: boolean; memory: boolean; judges: boolean | null };
   /** Pool images copied into the export, and referenced ones missing from the pool. */
   images: { copied: number; missing: string[] };
+  /** Rows left out because ms-swift would train on them wrongly (see `rowShapeProblems`). */
+  rejectedRows: { count: number; examples: Array<{ id: string; reasons: string[] }> };
   realizers: string[];
   files: Array<{ path: string; bytes: number }>;
 }
@@ -93,6 +96,7 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     },
     offline: { realizer: false, memory: false, judges: null },
     images: { copied: 0, missing: [] },
+    rejectedRows: { count: 0, examples: [] },
     realizers: [],
     files: [],
   };
@@ -106,6 +110,7 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
   const locomo: unknown[] = [];
   const seen = new Set<string>();
   const imagePaths = new Set<string>();
+  const rejected = new Set<string>();
   for await (const bundle of readExportBundles(runDir, exclude)) {
     const split = splitOf(bundle);
     seen.add(bundle.plan.userId);
@@ -117,8 +122,20 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     realizers.add(bundle.dialogue.realizer);
     if (bundle.dialogue.offline) summary.offline.realizer = true;
     if (bundle.memory?.offline === true) summary.offline.memory = true;
-    for (const row of sftCandidates(bundle, config)) push(sftIds[split], row.task, row.id);
-    for (const row of rlCandidates(bundle, config)) push(rlIds[split], row.task, row.id);
+    // A row ms-swift would train on wrongly (an empty message, a tag without its image) is never
+    // written: it is listed with its reasons (validate's training_rows rule should have caught it).
+    for (const row of [...sftCandidates(bundle, config), ...rlCandidates(bundle, config)]) {
+      const problems = rowShapeProblems(row);
+      if (problems.length === 0) continue;
+      summary.rejectedRows.count++;
+      if (summary.rejectedRows.examples.length < 20)
+        summary.rejectedRows.examples.push({ id: row.id, reasons: problems });
+      rejected.add(row.id);
+    }
+    for (const row of sftCandidates(bundle, config))
+      if (!rejected.has(row.id)) push(sftIds[split], row.task, row.id);
+    for (const row of rlCandidates(bundle, config))
+      if (!rejected.has(row.id)) push(rlIds[split], row.task, row.id);
     if (config.eval.splits.includes(split)) {
       await mme.addUser(bundle);
       personamem.addUser(bundle);

@@ -20,7 +20,8 @@ an explicit request to remember, a stable fact about them, a preference or habit
 your own role (identity, roles, the interaction style the user asked for). Keep what is still true, change what the
 session changed, and reply with the updated entries as "key": value lines.`,
   procedural_update: `The session has ended. Maintain at most 5 entries about the user's goals and habits, each a unique key and one
-sentence. Keep entries still valid, revise changed ones, drop finished or abandoned ones. Reply with "key": sentence lines.`,
+sentence. Keep entries still valid, revise changed ones, drop finished or abandoned ones. Reply with "key": sentence lines,
+or with NO_CHANGE alone when there is no entry to keep and the session adds none.`,
   episodic_summary: `The session has ended. Split it into topics. For each topic give a one-sentence summary, its keywords and the
 indices of the dialogue turns it covers, so that every turn belongs to a topic. Reply with JSON.`,
   tree_ops: `You maintain a profile tree of the user (biological, psychological and social branches; leaves are short strings).

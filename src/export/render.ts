@@ -16,13 +16,19 @@ interface TurnLike {
   index?: number;
 }
 
-const isTurnList = (value: unknown): value is TurnLike[] =>
-  Array.isArray(value) &&
-  value.every((item) => item !== null && typeof item === 'object' && 'text' in item && 'speaker' in item);
+const isTurn = (item: unknown): item is TurnLike =>
+  item !== null && typeof item === 'object' && !Array.isArray(item) && 'text' in item && 'speaker' in item;
+
+const isTurnList = (value: unknown): value is TurnLike[] => Array.isArray(value) && value.every(isTurn);
+
+/** The literal image tag: only a rendered turn's own images may carry one (ms-swift fills tags in order). */
+const IMAGE_TAG = '<image>';
 
 /**
- * Renders a memory-trace input as readable sections: turn lists as `[time] #i speaker: text`
- * lines (one `<image>` per image at the start, collected into `images`), other fields as JSON.
+ * Renders a memory-trace input as readable sections: turns (a list, or a single turn such as the
+ * one being written to memory) as `[time] #i speaker: text` lines with one `<image>` per image at
+ * the start, collected into `images`; other fields as JSON. A literal `<image>` anywhere else is
+ * written `[image]`, so the row's tags are exactly its images.
  *
  * @example renderTraceInput({ turns: [...] }, (id) => `images/${id}.png`).text
  */
@@ -32,20 +38,21 @@ export function renderTraceInput(
 ): { text: string; images: string[] } {
   const images: string[] = [];
   const sections: string[] = [];
+  const line = (turn: TurnLike) => {
+    const ids = turn.images ?? [];
+    for (const id of ids) images.push(imagePath(id));
+    const text = (turn.text ?? '').replaceAll(IMAGE_TAG, '').trim();
+    const time = turn.time === undefined ? '' : `[${formatMinute(turn.time)}] `;
+    const index = turn.index === undefined ? '' : `#${turn.index} `;
+    return `${time}${index}${turn.speaker}: ${IMAGE_TAG.repeat(ids.length)}${text}`;
+  };
   for (const key of Object.keys(input).sort()) {
     const value = input[key];
-    if (isTurnList(value)) {
-      const lines = value.map((turn) => {
-        const ids = turn.images ?? [];
-        for (const id of ids) images.push(imagePath(id));
-        const text = (turn.text ?? '').replaceAll('<image>', '').trim();
-        const time = turn.time === undefined ? '' : `[${formatMinute(turn.time)}] `;
-        const index = turn.index === undefined ? '' : `#${turn.index} `;
-        return `${time}${index}${turn.speaker}: ${'<image>'.repeat(ids.length)}${text}`;
-      });
-      sections.push(`## ${key}\n${lines.join('\n')}`);
-    } else {
-      sections.push(`## ${key}\n${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    if (isTurnList(value)) sections.push(`## ${key}\n${value.map(line).join('\n')}`);
+    else if (isTurn(value)) sections.push(`## ${key}\n${line(value)}`);
+    else {
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      sections.push(`## ${key}\n${text.replaceAll(IMAGE_TAG, '[image]')}`);
     }
   }
   return { text: sections.join('\n\n'), images };

@@ -1,3 +1,4 @@
+import { canonicalAnswer } from '../qa/answer-convention.js';
 import type { ExportConfig, RlTaskName, SftTaskName } from '../schemas/export-config.js';
 import type { QaTarget } from '../schemas/plan.js';
 import { joinPath } from './eval/persona-mme.js';
@@ -103,7 +104,6 @@ export function* rlCandidates(bundle: ExportBundle, config: ExportConfig): Gener
   const userId = bundle.plan.userId;
   for (const qa of bundle.plan.qa) {
     const snapshot = bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
-    const correct = qa.correctIndex ?? 0;
     yield {
       id: `${userId}:${qa.answerType}:${qa.id}`,
       user_id: userId,
@@ -111,12 +111,7 @@ export function* rlCandidates(bundle: ExportBundle, config: ExportConfig): Gener
       answer_type: qa.answerType,
       messages: questionMessages(bundle, qa),
       images: [],
-      solution:
-        qa.answerType === 'mc'
-          ? optionLabel(correct)
-          : qa.answerType === 'binary'
-            ? (qa.choices[correct] ?? qa.answer)
-            : qa.answer,
+      solution: canonicalAnswer(qa),
       choices:
         qa.answerType === 'mc'
           ? qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`)

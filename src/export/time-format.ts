@@ -25,7 +25,5 @@ export function formatLocomoTime(iso: string): string {
   return `${hour12}:${minutes} ${hours < 12 ? 'am' : 'pm'} on ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}, ${date.getUTCFullYear()}`;
 }
 
-/** "(a)", "(b)", … for option index i. */
-export function optionLabel(index: number): string {
-  return `(${String.fromCharCode(97 + index)})`;
-}
+/** "(a)", "(b)", … for option index i (the answer convention lives in src/qa/answer-convention.ts). */
+export { optionLabel } from '../qa/answer-convention.js';

@@ -1,3 +1,4 @@
+import { canonicalAnswer, NOT_IN_MEMORY } from '../qa/answer-convention.js';
 import type { ReasoningTrajectory, RetrieveQuery, TrajectoryStep } from '../schemas/memory.js';
 import type { EvidenceSlot, QaTarget } from '../schemas/plan.js';
 import type { Rng } from '../util/rng.js';
@@ -100,15 +101,17 @@ export async function buildTrajectory(
   let think: string;
   if (evidenceRetrieved) {
     const cited = found.map((entry) => `[${formatMinute(entry.time)}] ${entry.text}`).join(' ');
-    think = `Memory says: ${cited} Based on this, the answer is: ${qa.answer}.`;
-    answer = qa.answer;
+    answer = canonicalAnswer(qa);
+    const option = answer === qa.answer ? '' : ` That is option ${answer}.`;
+    think = `Memory says: ${cited} Based on this, the answer is: ${qa.answer}.${option}`;
   } else if (qa.unanswerable || evidence.size === 0) {
-    think = 'Nothing in memory answers this, so the honest answer is that it is unknown.';
-    answer = qa.answer;
+    answer = canonicalAnswer(qa);
+    const option = answer === qa.answer ? '' : ` That is option ${answer}.`;
+    think = `Nothing in memory answers this, so the honest answer is that it is unknown: ${qa.answer}.${option}`;
   } else {
     think =
       'After searching, memory holds nothing that answers this, so I cannot answer it from what I know.';
-    answer = "I don't have that information in memory.";
+    answer = NOT_IN_MEMORY;
   }
   steps.push({ think, retrieve: null, retrievedIds: [], retrievedBlock: null, topK: null });
   messages.push(`<think>${think}</think>\n<answer>${answer}</answer>`);

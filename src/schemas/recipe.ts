@@ -195,8 +195,6 @@ export const RecipePreflight = z
   .object({
     /** Free space the output directory's file system needs (checkpoints of a 7B full fine-tune are ~15 GB each). */
     minFreeDiskGb: z.number().min(0).default(50),
-    /** Rows read from the head of each dataset file to check its columns. */
-    sampleRows: z.number().int().positive().default(5),
     /** Budget for each reward-server request. */
     rewardServerTimeoutMs: z.number().int().positive().default(3000),
   })

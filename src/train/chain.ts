@@ -46,6 +46,35 @@ export function planHandoff(sft: Recipe, rl: Recipe, checkpoint: string): Handof
   return { kind: 'lora', model: sft.model.id, adapters: checkpoint, refAdapters: checkpoint };
 }
 
+/**
+ * A chain is an SFT recipe then an RL recipe that trains on the same export: refuses the
+ * reversed order (`train chain grpo.yaml sft.yaml`) and two recipes reading different exports
+ * (the RL prompts would not be the data the SFT policy learned from).
+ *
+ * @example assertChainPair(sft, rl); // throws RecipeError for (rl, sft)
+ */
+export function assertChainPair(sft: Recipe, rl: Recipe, cwd: string = process.cwd()): void {
+  if (sft.stage !== 'sft' || rl.stage !== 'grpo') {
+    throw new RecipeError(
+      `train chain takes the SFT recipe first and the RL recipe second; got ${sft.name} (stage ${sft.stage}) then ${rl.name} (stage ${rl.stage})`,
+      { hint: 'persona-forge train chain <sft.yaml> <rl.yaml>' },
+    );
+  }
+  const exportOf = (recipe: Recipe) =>
+    recipe.data.exportDir === undefined ? undefined : path.resolve(cwd, recipe.data.exportDir);
+  const sftExport = exportOf(sft);
+  const rlExport = exportOf(rl);
+  if (sftExport !== rlExport) {
+    const describe = (value: string | undefined) => value ?? '(no data.exportDir: explicit data.train files)';
+    throw new RecipeError(
+      `the SFT recipe ${sft.name} reads the export ${describe(sftExport)} but the RL recipe ${rl.name} reads ${describe(rlExport)}`,
+      {
+        hint: 'give both recipes the same data.exportDir (the shipped recipes read ${PF_EXPORT_DIR:-out/<pipeline>/export}, what `persona-forge run pipelines/<pipeline>.yaml --out out/<pipeline>` writes)',
+      },
+    );
+  }
+}
+
 /** The RL command options a handoff implies. */
 export function handoffOptions(handoff: Handoff): BuildTrainCommandOptions {
   return handoff.kind === 'lora'
@@ -77,6 +106,7 @@ export async function chainTraining(
   rl: Recipe,
   options: ChainTrainingOptions = {},
 ): Promise<ChainResult> {
+  assertChainPair(sft, rl, options.cwd);
   const sftOutput = buildTrainCommand(sft, options).outputDir;
   const existing = options.reuseSft === true ? latestCheckpoint(sftOutput) : undefined;
   const sftResult = existing === undefined ? await launchTraining(sft, options) : undefined;
@@ -121,6 +151,7 @@ export function planChain(
   rl: Recipe,
   options: BuildTrainCommandOptions = {},
 ): { handoff: Handoff; lines: string[] } {
+  assertChainPair(sft, rl, options.cwd);
   const sftCommand = buildTrainCommand(sft, options);
   const existing = latestCheckpoint(sftCommand.outputDir);
   const checkpoint =

@@ -53,6 +53,8 @@ export interface TrainCommand {
   nodeRank: number;
   batch: BatchLayout;
   datasets: { train: string[]; val: string[] };
+  /** The directory swift runs in (relative paths in the datasets resolve from it, then from ROOT_IMAGE_DIR). */
+  cwd: string;
   outputDir: string;
   /** vLLM server mode: the `swift rollout` command to start on the rollout hosts first. */
   rollout?: { argv: string[]; env: Record<string, string>; envRefs: Record<string, string> };
@@ -259,6 +261,9 @@ export function buildTrainCommand(recipe: Recipe, options: BuildTrainCommandOpti
     MASTER_PORT: String(dist.masterPort),
   };
   if (recipe.data.maxPixels !== undefined) env.MAX_PIXELS = String(recipe.data.maxPixels);
+  // Exported rows name images relative to the export folder (`images/…`); ms-swift resolves a
+  // relative path from its working directory, then from ROOT_IMAGE_DIR (template/vision_utils.py).
+  if (recipe.data.exportDir !== undefined) env.ROOT_IMAGE_DIR = path.resolve(cwd, recipe.data.exportDir);
   const envRefs: Record<string, string> = {};
   if (recipe.rewards !== undefined) {
     env.PERSONA_FORGE_URL = recipe.rewards.serverUrl;
@@ -279,6 +284,7 @@ export function buildTrainCommand(recipe: Recipe, options: BuildTrainCommandOpti
     nodeRank,
     batch,
     datasets,
+    cwd: path.resolve(cwd),
     outputDir,
   };
   const v = dist.vllm;
@@ -301,7 +307,7 @@ export function buildTrainCommand(recipe: Recipe, options: BuildTrainCommandOpti
     assertKnownArgs(r.names, 'rollout', recipe.swiftVersion);
     // The scheduler runs inside `swift rollout` here, so it needs the server, token and budget.
     const rolloutEnv: Record<string, string> = {};
-    for (const key of ['MAX_PIXELS', 'PERSONA_FORGE_URL', 'PERSONA_FORGE_MAX_RETRIEVALS']) {
+    for (const key of ['MAX_PIXELS', 'ROOT_IMAGE_DIR', 'PERSONA_FORGE_URL', 'PERSONA_FORGE_MAX_RETRIEVALS']) {
       if (env[key] !== undefined) rolloutEnv[key] = env[key];
     }
     command.rollout = { argv: ['swift', 'rollout', ...r.argv], env: rolloutEnv, envRefs };

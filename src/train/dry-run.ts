@@ -35,6 +35,7 @@ export function formatDryRun(recipe: Recipe, plans: NodePlan[], report: Prefligh
   }
   for (const plan of plans) {
     lines.push('', `## node ${plan.rank}${plan.host === undefined ? '' : ` (${plan.host})`}`);
+    lines.push(`cd ${shellQuote(plan.command.cwd)}`);
     for (const [k, v] of Object.entries(plan.command.env)) lines.push(`export ${k}=${shellQuote(v)}`);
     for (const [k, source] of Object.entries(plan.command.envRefs)) lines.push(`export ${k}="$${source}"`);
     lines.push(plan.command.argv.map(shellQuote).join(' '));

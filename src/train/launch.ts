@@ -139,6 +139,7 @@ export async function launchTraining(
   let partial = '';
   const child = (options.runProcess ?? execaRunProcess)(command.argv[0] ?? 'swift', command.argv.slice(1), {
     env: launchEnv(command, parentEnv),
+    cwd: command.cwd,
     onStdout: (chunk) => {
       log.write(chunk);
       reporter.output(chunk);

@@ -10,7 +10,7 @@ import {
   requiredColumns,
   type TrainCommand,
 } from './command.js';
-import { sampleDataset } from './dataset-columns.js';
+import { scanDataset } from './dataset-rows.js';
 import { collectProcess, execaRunProcess, type RunProcess } from './process.js';
 
 /** One preflight result line. `warn` never fails the preflight. */
@@ -194,9 +194,11 @@ async function checkDatasets(
   recipe: Recipe,
   command: TrainCommand,
   extraColumns: string[],
+  cwd: string,
 ): Promise<PreflightCheck[]> {
   const needed = [...new Set([...requiredColumns(recipe), ...extraColumns])];
   const files = [...command.datasets.train, ...command.datasets.val];
+  const rootImageDir = command.env.ROOT_IMAGE_DIR;
   const out: PreflightCheck[] = [];
   for (const file of files) {
     if (!path.isAbsolute(file)) {
@@ -204,23 +206,26 @@ async function checkDatasets(
       continue;
     }
     try {
-      const sample = await sampleDataset(file, recipe.preflight.sampleRows);
-      if (sample.rowsRead === 0) {
+      const scan = await scanDataset(file, { required: needed, cwd, rootImageDir });
+      if (scan.rows === 0 && scan.problemCount === 0) {
         out.push({ name: 'dataset', status: 'fail', message: `${file} is empty` });
         continue;
       }
-      const missing = needed.filter((c) => !sample.columns.includes(c));
+      const images =
+        scan.images.referenced === 0
+          ? 'no images'
+          : `${scan.images.referenced} image references (${scan.images.distinct} files${rootImageDir === undefined ? '' : ` via ROOT_IMAGE_DIR=${rootImageDir}`}) open`;
       out.push(
-        missing.length > 0
+        scan.problemCount > 0
           ? {
               name: 'dataset',
               status: 'fail',
-              message: `${file} lacks column(s) ${missing.join(', ')} in its first ${sample.rowsRead} rows (has: ${sample.columns.join(', ')})`,
+              message: `${scan.problemCount} problem(s) in ${scan.rows} rows:\n  ${scan.problems.join('\n  ')}${scan.problemCount > scan.problems.length ? `\n  … and ${scan.problemCount - scan.problems.length} more` : ''}`,
             }
           : {
               name: 'dataset',
               status: 'pass',
-              message: `${file}: ${needed.join(', ')} present in the first ${sample.rowsRead} rows`,
+              message: `${file}: ${scan.rows} rows; ${needed.join(', ')} on every row; <image> tags match images; ${images}`,
             },
       );
     } catch (error) {
@@ -300,8 +305,9 @@ async function checkDisk(recipe: Recipe, outputDir: string): Promise<PreflightCh
 
 /**
  * Checks a recipe before launch on this node: the command builds (real flag names, batch
- * arithmetic), `swift` is on PATH with the recipe's major version, every local dataset exists and
- * its first rows carry the needed columns (the recipe's plus those the reward functions declare),
+ * arithmetic), `swift` is on PATH with the recipe's major version, every row of every local
+ * dataset carries the needed columns (the recipe's plus those the reward functions declare), has
+ * no empty message, as many `<image>` tags as images, and images that open where ms-swift looks,
  * the reward server answers `/health` and serves every requested function, the GPU layout fits,
  * and the output file system has room. Never throws for a failed check; see {@link assertPreflight}.
  *
@@ -331,7 +337,9 @@ export async function runPreflight(recipe: Recipe, options: PreflightOptions = {
   if (rewards !== undefined) checks.push(rewards.check);
   if (command !== undefined) {
     if (options.skipDatasets !== true)
-      checks.push(...(await checkDatasets(recipe, command, rewards?.columns ?? [])));
+      checks.push(
+        ...(await checkDatasets(recipe, command, rewards?.columns ?? [], options.cwd ?? process.cwd())),
+      );
     checks.push(await checkGpus(command, env, run));
     checks.push(await checkDisk(recipe, command.outputDir));
   }

@@ -76,7 +76,9 @@ describe('runPreflight', () => {
       env: fakeEnv(path.join(dir, 'r.jsonl')),
       cwd: dir,
     });
-    expect(failures(report).join('\n')).toMatch(/lacks column\(s\) answer_type in its first 2 rows/);
+    expect(failures(report).join('\n')).toMatch(
+      /train\.jsonl line 1, line 2: lacks column\(s\) answer_type \(2 rows\)/,
+    );
   });
 
   it('fails for a missing messages column in SFT data', async () => {

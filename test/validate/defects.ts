@@ -153,6 +153,25 @@ export const DEFECTS: Defect[] = [
     },
   },
   {
+    name: 'empty memory-update target',
+    check: 'training_rows',
+    apply(b) {
+      b.memory!.traces[1]!.gold.text = '   ';
+    },
+  },
+  {
+    name: 'multiple-choice answer written as the option text',
+    check: 'training_rows',
+    apply(b) {
+      const trajectory = b.memory!.trajectories.find(
+        (t) => b.plan.qa.find((qa) => qa.id === t.qaId)?.answerType === 'mc',
+      )!;
+      const qa = b.plan.qa.find((item) => item.id === trajectory.qaId)!;
+      trajectory.messages[trajectory.messages.length - 1] =
+        `<think>memory says so</think><answer>${qa.choices[qa.correctIndex ?? 0]}</answer>`;
+    },
+  },
+  {
     name: 'trace input shows a later turn',
     check: 'future_info',
     apply(b) {

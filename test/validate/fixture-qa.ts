@@ -93,7 +93,13 @@ export function buildFixtureQa(
       end_time: fmt(asked),
     };
     const block = `[semantic] ${semantic[0]!.content} (${fmt(Date.parse(semantic[0]!.timestamp))})`;
-    const answer = target.answerType === 'open' ? target.answer : `(${'abcd'[target.correctIndex ?? 0]})`;
+    // The answer convention (src/qa/answer-convention.ts): the letter for mc, the option text for binary.
+    const answer =
+      target.answerType === 'mc'
+        ? `(${'abcd'[target.correctIndex ?? 0]})`
+        : target.answerType === 'binary'
+          ? (target.choices[target.correctIndex ?? 0] as string)
+          : target.answer;
     return {
       qaId: target.id,
       questionTime: target.questionTime,

@@ -66,8 +66,13 @@ export function formatCoreMemory(core: CoreMemory): string {
  * formatProcedural(memory.procedural); // '"habit run": Ana runs every morning'
  */
 export function formatProcedural(entries: readonly ProceduralEntry[]): string {
+  // Nothing to keep is said explicitly: an empty target would train the model to say nothing.
+  if (entries.length === 0) return NO_CHANGE;
   return entries.map((entry) => `"${entry.key}": ${quoteFree(entry.sentence)}`).join('\n');
 }
+
+/** The explicit answer of a memory update with nothing to write (never an empty target). */
+export const NO_CHANGE = 'NO_CHANGE';
 
 /**
  * Episodic segments as PersonaVLM's JSON list (`topic_summary`, `keywords`, `source_dialog_indices`).

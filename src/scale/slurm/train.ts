@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { RecipeError } from '../../errors/index.js';
 import type { Recipe } from '../../schemas/recipe.js';
-import { chainTraining, handoffOptions, planHandoff } from '../../train/chain.js';
+import { assertChainPair, chainTraining, handoffOptions, planHandoff } from '../../train/chain.js';
 import { buildTrainCommand } from '../../train/command.js';
 import { launchTraining } from '../../train/launch.js';
 import { loadRecipe } from '../../train/load-recipe.js';
@@ -98,6 +98,7 @@ export async function slurmTrainChain(
   const sft = await loadRecipe(sftPath, loadOptions);
   const rl = await loadRecipe(rlPath, loadOptions);
   const cwd = path.resolve(options.cwd ?? process.cwd());
+  assertChainPair(sft, rl, cwd);
   const sftDir = path.join(outputDirOf(sft, cwd), 'slurm');
   const rlDir = path.join(outputDirOf(rl, cwd), 'slurm');
   const sftJob = await writeTrainScript(sftPath, sft, options, path.join(sftDir, 'train.sbatch'));
@@ -136,6 +137,7 @@ export async function trainRlAfterSft(
   const loadOptions = options.env === undefined ? {} : { env: options.env };
   const sft = await loadRecipe(sftPath, loadOptions);
   const rl = await loadRecipe(rlPath, loadOptions);
+  assertChainPair(sft, rl, options.cwd);
   const sftOutput = buildTrainCommand(sft, options).outputDir;
   const checkpoint = latestCheckpoint(sftOutput);
   if (checkpoint === undefined) {

@@ -8,6 +8,7 @@ import { multipleChoiceCheck } from './multiple-choice.js';
 import { qaEvidenceCheck } from './qa-evidence.js';
 import { sessionGapCheck } from './session-gap.js';
 import { slotExpressedCheck } from './slot-expressed.js';
+import { trainingRowsCheck } from './training-rows.js';
 import { trajectoryTagsCheck } from './trajectory-tags.js';
 
 export { chronologyCheck } from './chronology.js';
@@ -19,6 +20,7 @@ export { multipleChoiceCheck } from './multiple-choice.js';
 export { qaEvidenceCheck } from './qa-evidence.js';
 export { sessionGapCheck } from './session-gap.js';
 export { keywordCoverage, normaliseText, slotExpressedCheck } from './slot-expressed.js';
+export { trainingRowsCheck } from './training-rows.js';
 export { type ParsedStep, parseTrajectoryStep, trajectoryTagsCheck } from './trajectory-tags.js';
 
 /** Every rule check, in the order validation.json lists them. */
@@ -32,5 +34,6 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   multipleChoiceCheck,
   imageRefsCheck,
   trajectoryTagsCheck,
+  trainingRowsCheck,
   futureInfoCheck,
 ];
