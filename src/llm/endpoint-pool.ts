@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import OpenAI from 'openai';
 import { LlmCallError } from '../errors/index.js';
 import type { EndpointConfig } from '../schemas/llm-config.js';
@@ -42,6 +43,9 @@ export interface CreateEndpointOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/** The concurrency slot of the call running in this async context (paused while it waits out a 429). */
+const slots = new AsyncLocalStorage<{ paused: boolean }>();
+
 export function createEndpoint(
   name: string,
   config: EndpointConfig,
@@ -52,9 +56,23 @@ export function createEndpoint(
     max: config.maxConcurrency,
   });
   const baseFetch = options.fetch ?? createNodeHttpFetch();
+  // The SDK retries (and sleeps out Retry-After) between fetches of one call: a throttled call
+  // gives its slot back for the wait and takes one again before its next attempt.
   const fetch: typeof globalThis.fetch = async (input, init) => {
+    const slot = slots.getStore();
+    if (slot?.paused === true) {
+      const wait = concurrency.resume();
+      if (wait !== undefined) await wait;
+      slot.paused = false;
+    }
     const response = await baseFetch(input, init);
-    if (response.status === 429) concurrency.onThrottled();
+    if (response.status === 429) {
+      concurrency.onThrottled();
+      if (slot !== undefined && !slot.paused) {
+        slot.paused = true;
+        concurrency.pause();
+      }
+    }
     return response;
   };
   let apiKey = 'not-needed';
@@ -104,6 +122,7 @@ export function createEndpoint(
     async run(estimatedTokens, call) {
       const wait = concurrency.acquire();
       if (wait !== undefined) await wait;
+      const slot = { paused: false };
       try {
         if (rpm !== undefined) await rpm.take(1);
         if (tpm !== undefined) await tpm.take(estimatedTokens);
@@ -111,14 +130,14 @@ export function createEndpoint(
         replica.inFlight++;
         sent.set(replica.baseUrl, (sent.get(replica.baseUrl) ?? 0) + 1);
         try {
-          const result = await call(replica.client);
+          const result = await slots.run(slot, () => call(replica.client));
           concurrency.onSuccess();
           return result;
         } finally {
           replica.inFlight--;
         }
       } finally {
-        concurrency.release();
+        if (!slot.paused) concurrency.release();
       }
     },
     requestsByBaseUrl: () => Object.fromEntries(sent),

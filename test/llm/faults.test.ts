@@ -95,3 +95,34 @@ describe('HTTP faults are retried by the SDK (one retry layer)', () => {
     expect(stats?.concurrencyLimit).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('30% 429s with Retry-After 1 s (a throttling gateway)', () => {
+  it('finishes near the fault-free time: waits hold no slot and the limit recovers instead of collapsing to 1', async () => {
+    server = await startFakeLlmServer({
+      latencyMs: 20,
+      faults: { rate: 0.3, kinds: ['429'], seed: 11, retryAfterSeconds: 1 },
+    });
+    const llm = fakeClient(server.url, { maxConcurrency: 16, maxRetries: 8 });
+    const started = performance.now();
+    const limits: number[] = [];
+    const sampler = setInterval(() => limits.push(llm.endpointStats().fake?.concurrencyLimit ?? 0), 5);
+    const answers = await Promise.all(
+      Array.from({ length: 160 }, (_, index) => llm.structured('judge', ask(index))),
+    );
+    clearInterval(sampler);
+    const seconds = (performance.now() - started) / 1000;
+    expect(answers).toHaveLength(160);
+    const throttled = server.stats.faults['429'];
+    expect(throttled).toBeGreaterThan(30);
+    // Each 429 costs its call 1 s. Holding a slot through every wait (or a limit stuck at 1) costs
+    // at least throttled / 16 seconds (≥ 2 s here, ~30 s at limit 1); overlapped waits finish in
+    // about the longest retry chain (a few seconds).
+    const stats = llm.endpointStats().fake;
+    expect(stats?.concurrencyShrinks).toBeGreaterThan(0);
+    // It shrank, and came back to the full 16 afterwards (AIMD alone would climb one step per 16 successes).
+    const firstShrunk = limits.findIndex((limit) => limit < 16);
+    expect(firstShrunk).toBeGreaterThanOrEqual(0);
+    expect(limits.lastIndexOf(16)).toBeGreaterThan(firstShrunk);
+    expect(seconds).toBeLessThan(throttled / 16 + 4);
+  });
+});
