@@ -66,6 +66,12 @@ export class PersonaForgeError extends Error {
   }
 }
 
+/**
+ * A failure of one item that the configuration says must stop the whole run rather than
+ * quarantine the item (e.g. `memory.teacherOnFailure: fail`). Map stages stop and rethrow it.
+ */
+export class RunStopError extends PersonaForgeError {}
+
 /** One problem inside a configuration file, located by its YAML path. */
 export interface ConfigIssue {
   path: string;

@@ -1,4 +1,4 @@
-import { PersonaForgeError } from '../errors/index.js';
+import { PersonaForgeError, RunStopError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
 import { SCHEMA_VERSION } from '../schemas/common.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
@@ -283,11 +283,15 @@ export async function replayMemory(
   // with a code the next run retries), never a silent null beside the gold target.
   if (teacherFailures.length > 0) {
     const tasks = [...new Set(teacherFailures)].join(', ');
-    throw new PersonaForgeError(
-      'LLM_SCHEMA_MISMATCH',
-      `the teacher gave no valid answer for ${teacherFailures.length} memory-task target(s) (${tasks})`,
-      { hint: 'run the same command again to retry this user; check the teacher endpoint' },
-    );
+    const message = `the teacher gave no valid answer for ${teacherFailures.length} memory-task target(s) (${tasks})`;
+    if (config.teacherOnFailure === 'fail') {
+      throw new RunStopError('LLM_SCHEMA_MISMATCH', `user ${plan.userId}: ${message}`, {
+        hint: 'memory.teacherOnFailure is "fail"; check the teacher endpoint, then run the same command again (finished users are kept)',
+      });
+    }
+    throw new PersonaForgeError('LLM_SCHEMA_MISMATCH', message, {
+      hint: 'run the same command again to retry this user; check the teacher endpoint',
+    });
   }
 
   const counts: Record<string, number> = {};

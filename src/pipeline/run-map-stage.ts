@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BudgetExceededError, PersonaForgeError, StageError } from '../errors/index.js';
+import { BudgetExceededError, PersonaForgeError, RunStopError, StageError } from '../errors/index.js';
 import type { QuarantineRecord } from '../schemas/common.js';
 import { StageJournal } from './journal.js';
 import { mergeJoin } from './merge-join.js';
@@ -161,6 +161,7 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
     } catch (error) {
       if (
         error instanceof BudgetExceededError ||
+        error instanceof RunStopError ||
         ctx.signal.aborted ||
         (error instanceof PersonaForgeError && error.code === 'DISK_FULL')
       ) {

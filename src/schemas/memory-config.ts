@@ -107,6 +107,11 @@ export const MemoryConfig = z
     teacherRole: z.enum(['judge', 'realizer']).default('judge'),
     /** Ask the teacher role for targets (skipped while the role is offline). */
     teacher: z.boolean().default(true),
+    /**
+     * A teacher target asked for and not obtained (no valid answer after retries): `quarantine`
+     * the user (retried by the next run) or `fail` the run. Never a silent null.
+     */
+    teacherOnFailure: z.enum(['quarantine', 'fail']).default('quarantine'),
     /** Memory tasks a teacher is asked for. */
     teacherTasks: z
       .array(

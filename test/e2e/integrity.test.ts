@@ -288,6 +288,34 @@ describe('LLM faults never become silent gaps', () => {
       await healthy.close();
     }
   }, 120_000);
+
+  it('with memory.teacherOnFailure: fail, a teacher without a valid answer stops the run (exit 1, named), and the fixed endpoint resumes it', async () => {
+    const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
+    const broken = await startFakeLlmServer({
+      respond: (request) => {
+        const format = request.body.response_format as { json_schema?: { name?: string } } | undefined;
+        return format?.json_schema?.name === 'semantic_write' ? { decision: 'maybe' } : undefined;
+      },
+    });
+    const healthy = await startFakeLlmServer({});
+    try {
+      const strict = join(work, 'strict-teacher.yaml');
+      await writeFile(strict, `extends: ${small}\nmemory:\n  teacherOnFailure: fail\n`);
+      const out = join(work, 'teacher-fail');
+      const args = (url: string) => ['run', strict, '--out', out, '--llm-base-url', url, '--llm-model', 'fake', '--seed', '9'];
+      const stopped = await pf(args(broken.url));
+      expect(stopped.code).toBe(1);
+      expect(stopped.stderr).toMatch(/user \S+: the teacher gave no valid answer .*semantic_write/);
+      expect(stopped.stderr).toMatch(/teacherOnFailure is "fail"/);
+      expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).status).not.toBe('complete');
+      const resumed = await pf([...args(healthy.url), '--quiet']);
+      expect(resumed.code).toBe(0);
+      expect((await readFile(join(out, 'memory/memory.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(6);
+    } finally {
+      await broken.close();
+      await healthy.close();
+    }
+  }, 120_000);
 });
 
 describe('a full disk', () => {
