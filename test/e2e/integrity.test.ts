@@ -318,6 +318,49 @@ describe('LLM faults never become silent gaps', () => {
   }, 120_000);
 });
 
+describe('every LLM fault profile', () => {
+  it('20% of calls faulty (429, 500, cut and non-JSON bodies, schema-invalid answers): the same users as a clean run, or retryable quarantines the next run clears', async () => {
+    const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
+    const faulty = await startFakeLlmServer({
+      faults: {
+        rate: 0.2,
+        seed: 4,
+        kinds: ['429', '500', 'truncated', 'non-json', 'schema-invalid'],
+        retryAfterMs: 10,
+      },
+    });
+    const healthy = await startFakeLlmServer({});
+    try {
+      const cleanOut = join(work, 'faults-clean');
+      const out = join(work, 'faults');
+      const args = (url: string, dir: string) => ['run', small, '--out', dir, '--llm-base-url', url, '--llm-model', 'fake', '--seed', '13', '--quiet'];
+      // Faulty first: the answer cache of this folder then holds only valid answers, none of them yet.
+      const first = await pf(args(faulty.url, out));
+      expect([0, 3]).toContain(first.code);
+      const counted = Object.values(faulty.stats.faults).reduce((sum, n) => sum + n, 0);
+      expect(counted).toBeGreaterThan(20);
+      const lines = async (dir: string, file: string) =>
+        (await readFile(join(dir, file), 'utf8')).split('\n').filter((l) => l !== '');
+      const quarantine = (await lines(out, 'quarantine.jsonl')).map((l) => JSON.parse(l));
+      for (const record of quarantine) expect(['LLM_CALL_FAILED', 'LLM_SCHEMA_MISMATCH', 'SYNTH_FAILED']).toContain(record.code);
+      // Every user is in the output or in quarantine (per stage), never silently missing.
+      const memory = first.code === 0 ? await lines(out, 'memory/memory.jsonl') : [];
+      const lost = quarantine.filter((q) => ['plan', 'synth', 'memory'].includes(q.stage)).length;
+      expect(memory.length + lost).toBe(6);
+      expect(memory.every((line) => !line.includes('"teacher":null'))).toBe(true);
+      // The endpoint is healthy again: the same command ends with what a clean run has.
+      expect((await pf(args(healthy.url, out))).code).toBe(0);
+      expect((await pf(args(healthy.url, cleanOut))).code).toBe(0);
+      expect(await lines(out, 'quarantine.jsonl')).toEqual([]);
+      for (const file of ['plan/plan.jsonl', 'dialogues/dialogues.jsonl', 'memory/memory.jsonl'])
+        expect((await lines(out, file)).length, file).toBe((await lines(cleanOut, file)).length);
+    } finally {
+      await faulty.close();
+      await healthy.close();
+    }
+  }, 180_000);
+});
+
 describe('a full disk', () => {
   const quickstart = join(repoRoot, 'pipelines/quickstart.yaml');
   let whole: string;
