@@ -14,7 +14,10 @@ import { runCli } from '../test/support/cli.js';
 const repo = resolve(import.meta.dirname, '..');
 const work = await mkdtemp(join(tmpdir(), 'pf-bench-faults-'));
 const pipeline = join(work, 'p.yaml');
-await writeFile(pipeline, `extends: ${join(repo, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 4\n  test: 2\n`);
+await writeFile(
+  pipeline,
+  `extends: ${join(repo, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 4\n  test: 2\n`,
+);
 
 async function measure(rate: number, out: string) {
   const server = await startFakeLlmServer({
@@ -22,7 +25,18 @@ async function measure(rate: number, out: string) {
     faults: { rate, kinds: ['429'], retryAfterSeconds: 1, seed: 1 },
   });
   const started = performance.now();
-  const result = await runCli(work, ['run', pipeline, '--out', out, '--llm-base-url', server.url, '--llm-model', 'fake', '--seed', String(7 + rate * 100)]);
+  const result = await runCli(work, [
+    'run',
+    pipeline,
+    '--out',
+    out,
+    '--llm-base-url',
+    server.url,
+    '--llm-model',
+    'fake',
+    '--seed',
+    String(7 + rate * 100),
+  ]);
   const seconds = (performance.now() - started) / 1000;
   const stats = { requests: server.stats.requests, throttled: server.stats.faults['429'] };
   await server.close();

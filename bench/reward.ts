@@ -5,6 +5,9 @@
  *   format        completions/s in batches of 64 (goal ≥ 20,000)
  *   singleItem    single-item requests/s as a ratio to a bare Node HTTP server (goal ≥ 0.3)
  *   paced         p99 latency at 1,000 req/s
+ *   flood         good requests' p99 at 200 req/s while a second process sends 5,000 malformed
+ *                 or abusive requests (goal < 50 ms), and the time to refuse a 10 MB body and a
+ *                 deeply nested one (goal < 50 ms)
  *   judge         judge-backed reward vs the fake judge at 100 ms: calls/s as a share of the
  *                 concurrency bound (maxConcurrency / latency) (goal ≥ 0.9)
  *   cacheHits     cached judge verdicts served per second (goal ≥ 50,000)
@@ -131,6 +134,79 @@ if (only === undefined || only === 'rules') {
     rate: 1000,
   });
   figures.paced = { targetRps: 1000, ...paced };
+
+  // Flood: malformed and abusive bodies from one process, paced good requests from another.
+  const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+  const malformed = [
+    '{"reward": "format", "items": [',
+    deep,
+    JSON.stringify({ reward: 'constructor', items: [{ completion: 'x' }] }),
+    JSON.stringify({ reward: '__proto__', items: [{ completion: 'x' }] }),
+    JSON.stringify({ reward: 'toString', items: [{ completion: 'x' }] }),
+    JSON.stringify({ reward: 'format', items: [] }),
+    JSON.stringify({ reward: 'format', items: [{ completion: 5 }] }),
+    JSON.stringify({ reward: ['format'], weights: [1, 2], items: [{ completion: 'x' }] }),
+    'null',
+    JSON.stringify({ reward: 'format', items: Array.from({ length: 5000 }, () => ({ completion: 'x' })) }),
+  ];
+  const [flood, good] = await Promise.all([
+    load({
+      url: server.url,
+      path: '/v1/rewards',
+      bodies: malformed,
+      concurrency: 16,
+      durationMs: 20_000,
+      maxRequests: 5000,
+      anyStatus: true,
+    }),
+    load({
+      url: server.url,
+      path: '/v1/rewards',
+      bodies: single,
+      concurrency: 16,
+      durationMs: 20_000,
+      maxRequests: 1000,
+      rate: 200,
+    }),
+  ]);
+  // Time to the server's answer (the response headers), as a client streaming the body sees it.
+  const refuse = async (body: string) => {
+    const times: number[] = [];
+    let status = 0;
+    const target = new URL('/v1/rewards', server.url);
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      status = await new Promise<number>((resolve, reject) => {
+        const request = http.request(
+          {
+            hostname: target.hostname,
+            port: target.port,
+            path: target.pathname,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (response) => {
+            times.push(performance.now() - started);
+            response.resume();
+            resolve(response.statusCode ?? 0);
+            request.destroy();
+          },
+        );
+        request.on('error', (error) => (times.length > i ? undefined : reject(error)));
+        request.end(body);
+      });
+    }
+    return { status, worstMs: Math.round(Math.max(...times) * 10) / 10 };
+  };
+  figures.flood = {
+    malformed: { requests: flood.requests, statuses: flood.statuses, p99Ms: flood.p99Ms },
+    good: { requests: good.requests, errors: good.errors, p99Ms: good.p99Ms, goalP99Ms: 50 },
+    body10MB: await refuse(`{"reward":"format","items":[{"completion":"${'x'.repeat(10 * 1024 * 1024)}"}]}`),
+    nested: await refuse(deep),
+    goalMs: 50,
+    pass: good.p99Ms < 50 && good.errors === 0,
+    // body10MB and nested are judged against goalMs too (printed, not failed on: the bench never fails).
+  };
 
   // Cache: warm every verdict once, then serve them all from the cache.
   // Every item has an answer, so every item is one judge lookup (a retrieve turn never reaches the judge).

@@ -17,6 +17,8 @@ interface Job {
   durationMs: number;
   maxRequests: number;
   rate?: number;
+  /** Count every answered request (4xx included) as a latency sample: a flood of malformed requests. */
+  anyStatus?: boolean;
 }
 
 let input = '';
@@ -25,6 +27,7 @@ const job = JSON.parse(input) as Job;
 const target = new URL(job.path, job.url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
 const latencies: number[] = [];
+const statuses: Record<string, number> = {};
 let errors = 0;
 let sent = 0;
 const started = performance.now();
@@ -49,7 +52,10 @@ function once(body: string): Promise<void> {
       (response) => {
         response.on('data', () => {});
         response.on('end', () => {
-          if (response.statusCode === 200) latencies.push(performance.now() - begin);
+          const status = String(response.statusCode);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          if (response.statusCode === 200 || job.anyStatus === true)
+            latencies.push(performance.now() - begin);
           else errors++;
           resolve();
         });
@@ -99,5 +105,6 @@ process.stdout.write(
     p90Ms: pct(0.9),
     p99Ms: pct(0.99),
     maxMs: pct(1),
+    statuses,
   })}\n`,
 );

@@ -112,6 +112,66 @@ describe('reward server', () => {
     expect(good.status).toBe(200);
   });
 
+  it('keeps scoring good requests correctly while a second process floods it with 5,000 malformed ones', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const malformed = [
+      '{"reward": "format", "items": [',
+      deep,
+      JSON.stringify({ reward: 'constructor', items: [{ completion: 'x' }] }),
+      JSON.stringify({ reward: 'format', items: [] }),
+      JSON.stringify({ reward: 'format', items: [{ completion: 5 }] }),
+      'null',
+    ];
+    const flood = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, 'bench/support/reward-load.ts')],
+      {
+        cwd: repoRoot,
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    let floodOut = '';
+    flood.stdout?.on('data', (c: Buffer) => {
+      floodOut += c.toString();
+    });
+    flood.stdin?.end(
+      JSON.stringify({
+        url,
+        path: '/v1/rewards',
+        bodies: malformed,
+        concurrency: 16,
+        durationMs: 60_000,
+        maxRequests: 5000,
+        anyStatus: true,
+      }),
+    );
+    const done = new Promise<number | null>((resolve) => flood.on('close', resolve));
+    // Good requests all through the flood: every one answered 200 with the right score.
+    const good = ['<think>x</think><answer>a</answer>', 'no tags'];
+    let answered = 0;
+    let floodEnded = false;
+    void done.then(() => {
+      floodEnded = true;
+    });
+    while (!floodEnded || answered < 20) {
+      const index = answered % 2;
+      const response = await fetch(`${url}/v1/rewards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reward: 'format', items: [{ completion: good[index] }] }),
+      });
+      expect(response.status).toBe(200);
+      expect((await response.json()).rewards).toEqual([index === 0 ? 1 : 0]);
+      answered++;
+    }
+    expect(await done).toBe(0);
+    const result = JSON.parse(floodOut) as { requests: number; statuses: Record<string, number> };
+    expect(result.requests).toBe(5000);
+    // Every malformed request got a 4xx, none a 5xx or a dropped connection.
+    expect(Object.keys(result.statuses).every((status) => status.startsWith('4'))).toBe(true);
+    expect(answered).toBeGreaterThan(20);
+  }, 120_000);
+
   it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
     'reward name %s is a 4xx, not a 500',
     async (name) => {

@@ -302,7 +302,18 @@ describe('LLM faults never become silent gaps', () => {
       const strict = join(work, 'strict-teacher.yaml');
       await writeFile(strict, `extends: ${small}\nmemory:\n  teacherOnFailure: fail\n`);
       const out = join(work, 'teacher-fail');
-      const args = (url: string) => ['run', strict, '--out', out, '--llm-base-url', url, '--llm-model', 'fake', '--seed', '9'];
+      const args = (url: string) => [
+        'run',
+        strict,
+        '--out',
+        out,
+        '--llm-base-url',
+        url,
+        '--llm-model',
+        'fake',
+        '--seed',
+        '9',
+      ];
       const stopped = await pf(args(broken.url));
       expect(stopped.code).toBe(1);
       expect(stopped.stderr).toMatch(/user \S+: the teacher gave no valid answer .*semantic_write/);
@@ -333,7 +344,19 @@ describe('every LLM fault profile', () => {
     try {
       const cleanOut = join(work, 'faults-clean');
       const out = join(work, 'faults');
-      const args = (url: string, dir: string) => ['run', small, '--out', dir, '--llm-base-url', url, '--llm-model', 'fake', '--seed', '13', '--quiet'];
+      const args = (url: string, dir: string) => [
+        'run',
+        small,
+        '--out',
+        dir,
+        '--llm-base-url',
+        url,
+        '--llm-model',
+        'fake',
+        '--seed',
+        '13',
+        '--quiet',
+      ];
       // Faulty first: the answer cache of this folder then holds only valid answers, none of them yet.
       const first = await pf(args(faulty.url, out));
       expect([0, 3]).toContain(first.code);
@@ -342,7 +365,8 @@ describe('every LLM fault profile', () => {
       const lines = async (dir: string, file: string) =>
         (await readFile(join(dir, file), 'utf8')).split('\n').filter((l) => l !== '');
       const quarantine = (await lines(out, 'quarantine.jsonl')).map((l) => JSON.parse(l));
-      for (const record of quarantine) expect(['LLM_CALL_FAILED', 'LLM_SCHEMA_MISMATCH', 'SYNTH_FAILED']).toContain(record.code);
+      for (const record of quarantine)
+        expect(['LLM_CALL_FAILED', 'LLM_SCHEMA_MISMATCH', 'SYNTH_FAILED']).toContain(record.code);
       // Every user is in the output or in quarantine (per stage), never silently missing.
       const memory = first.code === 0 ? await lines(out, 'memory/memory.jsonl') : [];
       const lost = quarantine.filter((q) => ['plan', 'synth', 'memory'].includes(q.stage)).length;
