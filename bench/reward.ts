@@ -35,6 +35,7 @@ interface LoadResult {
   p90Ms: number;
   p99Ms: number;
   maxMs: number;
+  statuses: Record<string, number>;
 }
 
 async function load(job: Record<string, unknown>): Promise<LoadResult> {

@@ -161,7 +161,7 @@ describe('reward server', () => {
         body: JSON.stringify({ reward: 'format', items: [{ completion: good[index] }] }),
       });
       expect(response.status).toBe(200);
-      expect((await response.json()).rewards).toEqual([index === 0 ? 1 : 0]);
+      expect(((await response.json()) as { rewards: number[] }).rewards).toEqual([index === 0 ? 1 : 0]);
       answered++;
     }
     expect(await done).toBe(0);
