@@ -42,7 +42,7 @@ describe('createRateLimiter', () => {
 });
 
 describe('createAdaptiveConcurrency', () => {
-  it('halves on 429 once per wave and grows back after successes', async () => {
+  it('halves on 429 once per wave, recovers fast to its highest limit, then grows additively', async () => {
     const gate = createAdaptiveConcurrency({ min: 1, max: 8 });
     for (let index = 0; index < 8; index++) expect(gate.acquire()).toBeUndefined();
     expect(gate.acquire()).toBeInstanceOf(Promise);
@@ -51,10 +51,18 @@ describe('createAdaptiveConcurrency', () => {
     expect(gate.limit).toBe(4);
     expect(gate.shrinks).toBe(1);
     for (let index = 0; index < 9; index++) gate.release();
-    for (let index = 0; index < 4; index++) gate.onSuccess();
-    expect(gate.limit).toBe(5);
+    // Fast recovery: one step per success back to 8, the highest limit it had.
+    for (let index = 0; index < 3; index++) gate.onSuccess();
+    expect(gate.limit).toBe(7);
+    gate.onSuccess();
+    expect(gate.limit).toBe(8);
     gate.onThrottled();
-    expect(gate.limit).toBe(2);
+    expect(gate.limit).toBe(4);
+    // Past the highest limit it grows one step per `limit` successes (additive increase).
+    const wide = createAdaptiveConcurrency({ min: 1, max: 16 });
+    wide.onThrottled(); // 16 -> 8, recovers to 16
+    for (let index = 0; index < 8; index++) wide.onSuccess();
+    expect(wide.limit).toBe(16);
   });
 
   it('never goes below min', () => {

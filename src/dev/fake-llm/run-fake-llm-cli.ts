@@ -1,3 +1,4 @@
+import { createEvalOracle } from './responders/eval-oracle.js';
 import { type FakeLlmServer, startFakeLlmServer } from './server.js';
 
 export interface RunFakeLlmCliOptions {
@@ -9,6 +10,10 @@ export interface RunFakeLlmCliOptions {
   faultRate?: number;
   /** The model name `/v1/models` lists (every name is answered). @default 'fake' */
   model?: string;
+  /** An eval set the fake answers as an oracle (see createEvalOracle). */
+  oracle?: string;
+  /** Share of the oracle's questions answered right. @default 0.7 */
+  oracleRate?: number;
   /** Where the ready line goes. @default console.log */
   log?: (line: string) => void;
 }
@@ -21,13 +26,22 @@ export interface RunFakeLlmCliOptions {
  * @example const server = await runFakeLlmCli({ port: 8000 });
  */
 export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise<FakeLlmServer> {
+  const respond =
+    options.oracle === undefined
+      ? undefined
+      : await createEvalOracle({ set: options.oracle, rate: options.oracleRate ?? 0.7 });
   const server = await startFakeLlmServer({
+    ...(respond === undefined ? {} : { respond }),
     port: options.port ?? 8000,
     latencyMs: options.latencyMs ?? 0,
     models: [options.model ?? 'fake'],
     ...(options.faultRate === undefined ? {} : { faults: { rate: options.faultRate, retryAfterSeconds: 1 } }),
   });
   const log = options.log ?? console.log;
+  if (options.oracle !== undefined)
+    log(
+      `eval oracle over ${options.oracle}: the gold answer for ${Math.round((options.oracleRate ?? 0.7) * 100)}% of its questions`,
+    );
   const model = options.model ?? 'fake';
   log(`fake OpenAI-compatible server on ${server.url} (model "${model}"); stop with Ctrl-C`);
   log(

@@ -30,7 +30,8 @@ export const trainingRowsCheck: RuleCheck = {
       if (tags !== rendered.images.length)
         fail(where, `${tags} <image> tags for ${rendered.images.length} attached images`);
       if (trace.gold.text.trim() === '') fail(where, `empty ${trace.task} target (write NO_CHANGE)`);
-      if (trace.teacher !== null && trace.teacher.text.trim() === '')
+      // A teacher target is exported only when it agrees with gold; then it must not be empty.
+      if (trace.teacher?.agrees === true && trace.teacher.text.trim() === '')
         fail(where, `empty teacher ${trace.task} target`);
     }
     const qaById = new Map(bundle.plan.qa.map((qa) => [qa.id, qa]));

@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import { InputError } from '../errors/index.js';
+import { createLlmClient } from '../llm/index.js';
+import type { LlmClient } from '../llm/types.js';
+import { LlmConfig } from '../schemas/llm-config.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { loadEvalSet } from './load.js';
+import { type EvalRecord, type EvalStrategy, runEval } from './run.js';
+import {
+  compareHtml,
+  compareMarkdown,
+  compareRecords,
+  type EvalSummary,
+  readRecords,
+  writeSummary,
+} from './summary.js';
+
+export { LOCOMO_CATEGORIES, loadEvalSet, locomoTime, parseCsv } from './load.js';
+export {
+  assembleFull,
+  type EvalRecord,
+  type EvalStrategy,
+  runEval,
+  snapshotOf,
+  visibleHistory,
+} from './run.js';
+export { extractAnswer, locomoF1, locomoMultiF1, normalizeLocomo, scoreItem } from './score.js';
+export * from './summary.js';
+export type { EvalFormat, EvalItem, EvalSet, EvalTurn } from './types.js';
+
+/** `--context 32k|128k|N` → tokens. */
+export function parseContext(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([kK])?$/.exec(text.trim());
+  if (match === null) throw new Error(`--context is 32k, 128k or a token count (got "${text}")`);
+  return Math.round(Number(match[1]) * (match[2] === undefined ? 1 : 1024));
+}
+
+export interface EvalCommandOptions {
+  set: string;
+  out: string;
+  baseUrl: string;
+  model: string;
+  apiKeyEnv?: string;
+  strategy?: EvalStrategy;
+  context?: string;
+  limit?: number;
+  concurrency?: number;
+  budgetUsd?: number;
+  onProgress?: (progress: { done: number; total: number; resumed: number }) => void;
+  /** Replaces the client built from baseUrl/model (tests). */
+  llm?: LlmClient;
+}
+
+/**
+ * `persona-forge eval`: loads the set (format detected), evaluates it with the strategy against
+ * the served model, and writes items.jsonl, summary.json, summary.md and report.html.
+ *
+ * @example await evalCommand({ set: 'out/q/export/eval', out: 'out/eval', baseUrl: 'http://127.0.0.1:8000/v1', model: 'ckpt' });
+ */
+export async function evalCommand(
+  options: EvalCommandOptions,
+): Promise<{ records: EvalRecord[]; summary: EvalSummary }> {
+  const sets = await loadEvalSet(options.set);
+  for (const set of sets) {
+    const missing = set.items.find((item) => !set.histories.has(item.conversationId));
+    if (missing !== undefined) {
+      throw new InputError(
+        set.source,
+        set.format === 'personamem'
+          ? `conversation "${missing.conversationId}" is not in a shared_contexts*.jsonl beside the questions file (PersonaMem ships them as a separate file)`
+          : `conversation "${missing.conversationId}" of ${missing.id} was not found`,
+      );
+    }
+  }
+  const strategy = options.strategy ?? 'full';
+  const llm =
+    options.llm ??
+    createLlmClient(
+      LlmConfig.parse({
+        endpoints: {
+          model: {
+            baseUrl: options.baseUrl,
+            model: options.model,
+            ...(options.apiKeyEnv === undefined ? {} : { apiKeyEnv: options.apiKeyEnv }),
+            maxConcurrency: options.concurrency ?? 64,
+          },
+        },
+        roles: { eval: 'model' },
+      }),
+      options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd },
+    );
+  const records = await runEval(sets, {
+    out: options.out,
+    llm,
+    strategy,
+    contextTokens: parseContext(options.context ?? '32k'),
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  });
+  const summary = await writeSummary(options.out, records, { strategy, model: options.model });
+  return { records, summary };
+}
+
+/** `persona-forge eval compare <dirA> <dirB> [--out dir]`: per-task deltas with paired bootstrap intervals. */
+export async function evalCompareCommand(dirs: [string, string], out?: string): Promise<string> {
+  const [a, b] = await Promise.all(dirs.map((dir) => readRecords(dir)));
+  const rows = compareRecords(a as EvalRecord[], b as EvalRecord[]);
+  const markdown = compareMarkdown(rows, dirs);
+  if (out !== undefined) {
+    await writeFileAtomic(join(out, 'compare.md'), markdown);
+    await writeFileAtomic(join(out, 'compare.html'), compareHtml(rows, dirs));
+    await writeFileAtomic(join(out, 'compare.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  }
+  return markdown;
+}

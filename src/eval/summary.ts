@@ -1,0 +1,269 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../errors/index.js';
+import { barChart, escapeXml } from '../report/svg.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { createRng } from '../util/rng.js';
+import type { EvalRecord } from './run.js';
+
+/** One row of the summary: a group of items, its mean score and 95% bootstrap interval. */
+export interface SummaryRow {
+  format: string;
+  /** `task`, `category` or `context`. */
+  by: 'task' | 'category' | 'context' | 'overall';
+  group: string;
+  n: number;
+  score: number;
+  low: number;
+  high: number;
+}
+
+export interface EvalSummary {
+  strategy: string;
+  model: string;
+  items: number;
+  errors: number;
+  rows: SummaryRow[];
+}
+
+const BOOTSTRAP = 1000;
+
+/** Percentile bootstrap of the mean (seeded: the same items give the same interval). */
+export function bootstrapInterval(values: readonly number[], seed = 7): { low: number; high: number } {
+  if (values.length === 0) return { low: 0, high: 0 };
+  const rng = createRng(seed);
+  const means: number[] = [];
+  for (let b = 0; b < BOOTSTRAP; b++) {
+    let sum = 0;
+    for (let i = 0; i < values.length; i++) sum += values[Math.floor(rng.next() * values.length)] as number;
+    means.push(sum / values.length);
+  }
+  means.sort((a, b) => a - b);
+  return {
+    low: means[Math.floor(0.025 * BOOTSTRAP)] as number,
+    high: means[Math.floor(0.975 * BOOTSTRAP) - 1] as number,
+  };
+}
+
+const round = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/** Per format: overall, per task, per LoCoMo category, per context length. */
+export function summarize(
+  records: readonly EvalRecord[],
+  meta: { strategy: string; model: string },
+): EvalSummary {
+  const groups = new Map<
+    string,
+    { row: Omit<SummaryRow, 'n' | 'score' | 'low' | 'high'>; values: number[] }
+  >();
+  const add = (format: string, by: SummaryRow['by'], group: string, value: number) => {
+    const key = `${format}\u0000${by}\u0000${group}`;
+    let entry = groups.get(key);
+    if (entry === undefined) {
+      entry = { row: { format, by, group }, values: [] };
+      groups.set(key, entry);
+    }
+    entry.values.push(value);
+  };
+  for (const record of records) {
+    add(record.format, 'overall', 'all', record.score);
+    add(record.format, 'task', record.task, record.score);
+    if (record.category !== null) add(record.format, 'category', String(record.category), record.score);
+    if (record.contextLength !== null) add(record.format, 'context', record.contextLength, record.score);
+  }
+  const rows = [...groups.values()].map(({ row, values }) => {
+    const interval = bootstrapInterval(values);
+    const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+    return {
+      ...row,
+      n: values.length,
+      score: round(mean),
+      low: round(interval.low),
+      high: round(interval.high),
+    };
+  });
+  const order = { overall: 0, task: 1, category: 2, context: 3 };
+  rows.sort(
+    (a, b) => a.format.localeCompare(b.format) || order[a.by] - order[b.by] || a.group.localeCompare(b.group),
+  );
+  return {
+    strategy: meta.strategy,
+    model: meta.model,
+    items: records.length,
+    errors: records.filter((r) => r.error !== undefined).length,
+    rows,
+  };
+}
+
+const FORMAT_TITLES: Record<string, string> = {
+  'persona-mme': 'Persona-MME (accuracy, %)',
+  personamem: 'PersonaMem (accuracy, %)',
+  locomo: 'LoCoMo (token F1 ×100; adversarial: accuracy)',
+};
+
+/** The tables as the papers print them: one per benchmark, tasks as rows, score ×100 with the 95% interval. */
+export function summaryMarkdown(summary: EvalSummary): string {
+  const lines = [
+    `# Evaluation: ${summary.model}, strategy ${summary.strategy}`,
+    '',
+    `${summary.items} questions, ${summary.errors} errors.`,
+  ];
+  for (const format of [...new Set(summary.rows.map((row) => row.format))]) {
+    lines.push(
+      '',
+      `## ${FORMAT_TITLES[format] ?? format}`,
+      '',
+      '| group | n | score | 95% CI |',
+      '|---|---:|---:|---|',
+    );
+    for (const row of summary.rows.filter((r) => r.format === format)) {
+      const label =
+        row.by === 'overall' ? '**overall**' : row.by === 'task' ? row.group : `${row.by} ${row.group}`;
+      lines.push(
+        `| ${label} | ${row.n} | ${(row.score * 100).toFixed(1)} | ${(row.low * 100).toFixed(1)}–${(row.high * 100).toFixed(1)} |`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A self-contained HTML page: one bar chart per benchmark (score per task) and the tables. */
+export function summaryHtml(summary: EvalSummary): string {
+  const charts = [...new Set(summary.rows.map((row) => row.format))].map((format) =>
+    barChart(
+      summary.rows
+        .filter((row) => row.format === format && (row.by === 'task' || row.by === 'overall'))
+        .map((row) => ({
+          label: row.by === 'overall' ? 'overall' : row.group,
+          value: Math.round(row.score * 1000) / 10,
+        })),
+      { title: FORMAT_TITLES[format] ?? format, unit: '' },
+    ),
+  );
+  const table = summaryMarkdown(summary)
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !line.startsWith('|---'))
+    .map(
+      (line) =>
+        `<tr>${line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => `<td>${escapeXml(cell.trim().replaceAll('**', ''))}</td>`)
+          .join('')}</tr>`,
+    )
+    .join('');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>persona-forge eval: ${escapeXml(summary.model)}</title><style>body{font:14px system-ui,sans-serif;margin:24px;max-width:900px}td{padding:2px 8px;border-bottom:1px solid #eee}</style></head><body><h1>Evaluation: ${escapeXml(summary.model)} (${escapeXml(summary.strategy)})</h1><p>${summary.items} questions, ${summary.errors} errors.</p>${charts.join('')}<table>${table}</table></body></html>\n`;
+}
+
+export async function writeSummary(
+  out: string,
+  records: readonly EvalRecord[],
+  meta: { strategy: string; model: string },
+): Promise<EvalSummary> {
+  const summary = summarize(records, meta);
+  await writeFileAtomic(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await writeFileAtomic(join(out, 'summary.md'), summaryMarkdown(summary));
+  await writeFileAtomic(join(out, 'report.html'), summaryHtml(summary));
+  return summary;
+}
+
+export async function readRecords(dir: string): Promise<EvalRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, 'items.jsonl'), 'utf8');
+  } catch {
+    throw new InputError(dir, 'has no items.jsonl: give a folder `persona-forge eval` wrote');
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as EvalRecord);
+}
+
+/** One per-task delta between two evaluations, with its paired bootstrap interval. */
+export interface CompareRow {
+  format: string;
+  task: string;
+  n: number;
+  a: number;
+  b: number;
+  delta: number;
+  low: number;
+  high: number;
+  /** The interval excludes 0. */
+  significant: boolean;
+}
+
+/**
+ * Per-task deltas (B − A) over the items both evaluated, with paired bootstrap intervals
+ * (items resampled together, so the interval is of the per-item differences).
+ */
+export function compareRecords(a: readonly EvalRecord[], b: readonly EvalRecord[]): CompareRow[] {
+  const byId = new Map(a.map((record) => [record.id, record]));
+  const groups = new Map<
+    string,
+    { format: string; task: string; diffs: number[]; a: number[]; b: number[] }
+  >();
+  for (const right of b) {
+    const left = byId.get(right.id);
+    if (left === undefined) continue;
+    for (const task of [right.task, '(overall)']) {
+      const key = `${right.format}\u0000${task}`;
+      let entry = groups.get(key);
+      if (entry === undefined) {
+        entry = { format: right.format, task, diffs: [], a: [], b: [] };
+        groups.set(key, entry);
+      }
+      entry.diffs.push(right.score - left.score);
+      entry.a.push(left.score);
+      entry.b.push(right.score);
+    }
+  }
+  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+  return [...groups.values()]
+    .map((entry) => {
+      const interval = bootstrapInterval(entry.diffs);
+      return {
+        format: entry.format,
+        task: entry.task,
+        n: entry.diffs.length,
+        a: round(mean(entry.a)),
+        b: round(mean(entry.b)),
+        delta: round(mean(entry.diffs)),
+        low: round(interval.low),
+        high: round(interval.high),
+        significant: interval.low > 0 || interval.high < 0,
+      };
+    })
+    .sort(
+      (x, y) =>
+        x.format.localeCompare(y.format) ||
+        (x.task === '(overall)' ? -1 : y.task === '(overall)' ? 1 : x.task.localeCompare(y.task)),
+    );
+}
+
+export function compareMarkdown(rows: readonly CompareRow[], names: [string, string]): string {
+  const lines = [
+    `# ${names[1]} vs ${names[0]}`,
+    '',
+    '| benchmark | task | n | A | B | Δ (B−A) | 95% CI | |',
+    '|---|---|---:|---:|---:|---:|---|---|',
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.format} | ${row.task} | ${row.n} | ${(row.a * 100).toFixed(1)} | ${(row.b * 100).toFixed(1)} | ${(row.delta * 100).toFixed(1)} | ${(row.low * 100).toFixed(1)}–${(row.high * 100).toFixed(1)} | ${row.significant ? '**≠0**' : ''} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function compareHtml(rows: readonly CompareRow[], names: [string, string]): string {
+  const chart = barChart(
+    rows.map((row) => ({
+      label: `${row.format}: ${row.task}${row.significant ? ' *' : ''}`,
+      value: Math.round(row.delta * 1000) / 10,
+    })),
+    { title: `Δ score ×100, ${names[1]} − ${names[0]} (* interval excludes 0)` },
+  );
+  return `<!doctype html><html><head><meta charset="utf-8"><title>persona-forge eval compare</title></head><body style="font:14px system-ui,sans-serif;margin:24px">${chart}<pre>${escapeXml(compareMarkdown(rows, names))}</pre></body></html>\n`;
+}
