@@ -87,7 +87,12 @@ export async function evalCommand(
         },
         roles: { eval: 'model' },
       }),
-      options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd },
+      {
+        // Answers are cached inside the output folder: a rerun resumes for free, and two
+        // checkpoints served under the same model name never share answers.
+        cacheDir: join(options.out, '.cache'),
+        ...(options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd }),
+      },
     );
   const records = await runEval(sets, {
     out: options.out,

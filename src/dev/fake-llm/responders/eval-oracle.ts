@@ -1,5 +1,6 @@
 import { loadEvalSet } from '../../../eval/load.js';
 import type { EvalItem } from '../../../eval/types.js';
+import { formatMinute } from '../../../memory/retrieval/format-block.js';
 import { sha256 } from '../../../util/hash.js';
 import type { FakeChatRequest } from '../server.js';
 
@@ -52,7 +53,10 @@ function find(byQuestion: Map<string, EvalItem[]>, prompt: string): EvalItem | u
   for (const [question, list] of byQuestion) {
     if (question === '' || !prompt.includes(question)) continue;
     for (const item of list) {
-      if (item.choices.every((choice) => prompt.includes(choice))) {
+      // The same question may be asked of several users: the options and the asked-at time tell them apart.
+      const asked = item.time === null ? '' : `[${formatMinute(item.time)}] ${item.question}`;
+      if (asked !== '' && !prompt.includes(asked)) continue;
+      if (item.choices.every((choice, i) => prompt.includes(`(${String.fromCharCode(97 + i)}) ${choice}`))) {
         if (best === undefined || item.question.length > best.question.length) best = item;
       }
     }
@@ -62,7 +66,13 @@ function find(byQuestion: Map<string, EvalItem[]>, prompt: string): EvalItem | u
 
 function answerFor(item: EvalItem, right: boolean): string {
   if (item.kind === 'adversarial') return right ? 'No information available' : 'Yes, on Saturday';
-  if (item.kind === 'open') return right ? item.answer : 'purple elephants';
+  // LoCoMo scores category 3 against the gold before its first ";" (task_eval/evaluation.py).
+  if (item.kind === 'open')
+    return right
+      ? item.category === 3
+        ? (item.answer.split(';')[0] ?? '').trim()
+        : item.answer
+      : 'purple elephants';
   if (right) return item.answer;
   const gold = /\(([a-z])\)/i.exec(item.answer)?.[1]?.toLowerCase() ?? 'a';
   const count = Math.max(2, item.choices.length);
