@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
 import { BudgetExceededError } from '../errors/index.js';
@@ -92,6 +92,8 @@ export async function runEval(sets: EvalSet[], options: RunEvalOptions): Promise
   let finished = done.size;
   const total = selected.length;
   options.onProgress?.({ done: finished, total, resumed });
+  // One append handle for the journal: a line per finished question, written as it finishes.
+  const journal = await open(journalPath, 'a');
   const worker = async () => {
     for (;;) {
       const index = next++;
@@ -100,12 +102,16 @@ export async function runEval(sets: EvalSet[], options: RunEvalOptions): Promise
       if (done.has(entry.item.id)) continue;
       const record = await evaluateItem(entry.item, entry.set, options, histories);
       done.set(record.id, record);
-      await appendFile(journalPath, `${JSON.stringify(record)}\n`);
+      await journal.write(`${JSON.stringify(record)}\n`);
       finished++;
       options.onProgress?.({ done: finished, total, resumed });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
+  } finally {
+    await journal.close();
+  }
   const records = selected.map(({ item }) => done.get(item.id) as EvalRecord);
   await writeFileAtomic(
     join(options.out, 'items.jsonl'),

@@ -200,6 +200,22 @@ export const RecipePreflight = z
   })
   .strict();
 
+/**
+ * How to measure the trained checkpoint: `train` prints the serve command (`swift deploy`, real
+ * ms-swift argument names) and the `persona-forge eval` command when the stage finishes.
+ */
+export const RecipeEval = z
+  .object({
+    /** An eval set: a run's `export/eval` folder, LoCoMo, PersonaMem or Persona-MME files. */
+    set: z.string().min(1),
+    strategy: z.enum(['full', 'rag', 'agent']).default('agent'),
+    context: z.string().default('32k'),
+    /** Port `swift deploy` serves the checkpoint on. */
+    port: z.number().int().min(1).max(65535).default(8001),
+  })
+  .strict();
+export type RecipeEval = z.infer<typeof RecipeEval>;
+
 export const Recipe = z
   .object({
     name: z.string().min(1),
@@ -218,6 +234,8 @@ export const Recipe = z
     environment: RecipeEnvironment.optional(),
     outputDir: z.string().min(1),
     preflight: RecipePreflight.prefault({}),
+    /** Optional: the eval set that measures the checkpoint (printed commands, see RecipeEval). */
+    eval: RecipeEval.optional(),
     /** Extra environment variables for every node (e.g. PYTORCH_CUDA_ALLOC_CONF). */
     env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string()).default({}),
     /** Raw ms-swift arguments (snake_case names); checked against the real names like the rest. */

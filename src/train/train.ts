@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { evalHint } from './eval-hint.js';
 import { PreflightError } from '../errors/index.js';
 import { chainTraining, handoffOptions, planChain } from './chain.js';
 import { buildTrainCommand } from './command.js';
@@ -57,6 +59,10 @@ export async function trainCommand(recipePath: string, options: TrainCliOptions 
   if (options.dryRun === true || (hosts !== undefined && options.launch !== true)) {
     const report = await runPreflight(recipe, base);
     print(formatDryRun(recipe, plans, report));
+    if (recipe.eval !== undefined) {
+      const placeholder = path.join(buildTrainCommand(recipe, options).outputDir, 'v<N>-<timestamp>', 'checkpoint-<last>');
+      print(`\n${evalHint(recipe, placeholder, options.cwd).join('\n')}\n`);
+    }
     return report.ok ? 0 : 1;
   }
   if (hosts !== undefined) {
@@ -64,7 +70,9 @@ export async function trainCommand(recipePath: string, options: TrainCliOptions 
     return 0;
   }
   assertPreflight(await runPreflight(recipe, base));
-  await launchTraining(recipe, { ...base, resume: false });
+  const result = await launchTraining(recipe, { ...base, resume: false });
+  const checkpoint = result.lastCheckpoint?.path;
+  if (checkpoint !== undefined && recipe.eval !== undefined) print(`\n${evalHint(recipe, checkpoint).join('\n')}\n`);
   return 0;
 }
 
@@ -95,6 +103,8 @@ export async function trainChainCommand(
   }
   assertPreflight(sftReport);
   assertPreflight(rlReport);
-  await chainTraining(sft, rl, options);
+  const result = await chainTraining(sft, rl, options);
+  const checkpoint = result.rl.lastCheckpoint?.path;
+  if (checkpoint !== undefined && rl.eval !== undefined) print(`\n${evalHint(rl, checkpoint).join('\n')}\n`);
   return 0;
 }

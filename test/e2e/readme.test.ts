@@ -294,4 +294,20 @@ describe('README.md, section by section, through the shipped binary', () => {
     expect(rewards).toMatchObject({ rewards: [2], components: { format: [1], accuracy: [1] }, errors: [] });
     expect(retrieve.block).toMatch(/^<memory>\nSemantic memory:\n1\. /);
   }, 120_000);
+
+  it('Evaluate: the oracle run prints the table README shows', async () => {
+    const text = section('Evaluate');
+    const block = blocks(text).find((b) => b.body.includes('--oracle'));
+    expect(block).toBeDefined();
+    const port = await freePort();
+    const outputs = await runLines(
+      shellLines(block?.body ?? ''),
+      (l) => l.replaceAll(':8002', `:${port}`).replaceAll('--port 8002', `--port ${port}`),
+      baseEnv(),
+    );
+    const printed = (outputs.at(-1) ?? '').split('\n').filter((line) => line.startsWith('|'));
+    const shown = text.split('\n').filter((line) => line.startsWith('|'));
+    expect(printed.length).toBeGreaterThan(10);
+    expect(printed).toEqual(shown);
+  }, 120_000);
 });

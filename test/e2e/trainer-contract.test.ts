@@ -176,6 +176,16 @@ describe('the printed launch resolves every image, and preflight names a broken 
     }
   });
 
+  it("prints how to serve the trained checkpoint and the eval command of the recipe's eval block", async () => {
+    const dry = await runCli(elsewhere, ['train', join(repoRoot, 'recipes/personavlm-grpo.yaml'), '--dry-run'], env());
+    expect(dry.stdout).toMatch(
+      /^swift deploy --model '\S+checkpoint-<last>' --infer_backend vllm --port 8001 --served_model_name 'personavlm-grpo-checkpoint-<last>'$/m,
+    );
+    expect(dry.stdout).toContain(
+      `persona-forge eval ${join(exportDir, 'eval')} --out '${join(work, 'output/personavlm-grpo/eval/checkpoint-<last>')}' --llm-base-url http://127.0.0.1:8001/v1`,
+    );
+  });
+
   it('refuses a chain given in the wrong order or over two exports', async () => {
     const reversed = await runCli(
       elsewhere,
