@@ -45,7 +45,10 @@ function items(n: number, conversation: string): EvalItem[] {
 
 if (process.argv[2] === 'serve') {
   const { startFakeLlmServer } = await import('../src/dev/fake-llm/index.js');
-  const server = await startFakeLlmServer({ latencyMs: Number(process.env.PF_BENCH_LATENCY ?? 100), respond: () => '<answer>(a)</answer>' });
+  const server = await startFakeLlmServer({
+    latencyMs: Number(process.env.PF_BENCH_LATENCY ?? 100),
+    respond: () => '<answer>(a)</answer>',
+  });
   process.send?.({ url: server.url });
 } else {
   const figures: Record<string, unknown> = { node: process.version, cpus: os.cpus().length };
@@ -57,23 +60,55 @@ if (process.argv[2] === 'serve') {
   let tokens = 0;
   for (const item of questions) tokens = assembleFull(item, long, 131_072, 512).tokens;
   const perQuestion = (performance.now() - started) / questions.length;
-  figures.assembly128k = { msPerQuestion: Math.round(perQuestion * 1000) / 1000, promptTokens: tokens, goalMs: 5, pass: perQuestion <= 5 };
+  figures.assembly128k = {
+    msPerQuestion: Math.round(perQuestion * 1000) / 1000,
+    promptTokens: tokens,
+    goalMs: 5,
+    pass: perQuestion <= 5,
+  };
 
   // Throughput against a 100 ms model in a child process.
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--import', 'tsx'] });
-  const url = await new Promise<string>((resolve) => child.once('message', (m) => resolve((m as { url: string }).url)));
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
+    execArgv: ['--import', 'tsx'],
+  });
+  const url = await new Promise<string>((resolve) =>
+    child.once('message', (m) => resolve((m as { url: string }).url)),
+  );
   const out = await mkdtemp(join(os.tmpdir(), 'pf-bench-eval-'));
   try {
     const llm = createLlmClient(
-      LlmConfig.parse({ endpoints: { m: { baseUrl: url, model: 'fake', maxConcurrency: 64 } }, roles: { eval: 'm' } }),
+      LlmConfig.parse({
+        endpoints: { m: { baseUrl: url, model: 'fake', maxConcurrency: 64 } },
+        roles: { eval: 'm' },
+      }),
       { cache: false },
     );
-    const set: EvalSet = { format: 'persona-mme', source: 'bench', items: items(1280, 'short'), histories: new Map([['short', history(40)]]) };
+    const set: EvalSet = {
+      format: 'persona-mme',
+      source: 'bench',
+      items: items(1280, 'short'),
+      histories: new Map([['short', history(40)]]),
+    };
     // Warm-up (connections, JIT), then the measured run: steady-state throughput.
-    const warm: EvalSet = { ...set, items: items(256, 'short').map((item) => ({ ...item, id: `warm:${item.id}` })) };
-    await runEval([warm], { out: join(out, 'warm'), llm, strategy: 'full', contextTokens: 32_768, concurrency: 64 });
+    const warm: EvalSet = {
+      ...set,
+      items: items(256, 'short').map((item) => ({ ...item, id: `warm:${item.id}` })),
+    };
+    await runEval([warm], {
+      out: join(out, 'warm'),
+      llm,
+      strategy: 'full',
+      contextTokens: 32_768,
+      concurrency: 64,
+    });
     const t0 = performance.now();
-    const records = await runEval([set], { out, llm, strategy: 'full', contextTokens: 32_768, concurrency: 64 });
+    const records = await runEval([set], {
+      out,
+      llm,
+      strategy: 'full',
+      contextTokens: 32_768,
+      concurrency: 64,
+    });
     const seconds = (performance.now() - t0) / 1000;
     const rate = records.length / seconds;
     figures.throughput = {

@@ -2,7 +2,11 @@ import { join } from 'node:path';
 import { InputError } from '../errors/index.js';
 import { createLlmClient } from '../llm/index.js';
 import type { LlmClient } from '../llm/types.js';
+import { createConfiguredJudge } from '../reward/configured-judge.js';
+import { createJudgeCache } from '../reward/judge-cache.js';
+import { scoreRewards } from '../reward/score-rewards.js';
 import { LlmConfig } from '../schemas/llm-config.js';
+import { RewardServerConfig } from '../schemas/reward.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { loadEvalSet } from './load.js';
 import { type EvalRecord, type EvalStrategy, runEval } from './run.js';
@@ -14,6 +18,7 @@ import {
   readRecords,
   writeSummary,
 } from './summary.js';
+import type { EvalItem } from './types.js';
 
 export { LOCOMO_CATEGORIES, loadEvalSet, locomoTime, parseCsv } from './load.js';
 export {
@@ -46,6 +51,9 @@ export interface EvalCommandOptions {
   limit?: number;
   concurrency?: number;
   budgetUsd?: number;
+  /** An OpenAI-compatible judge for open answers (LoCoMo), besides the paper's token F1. */
+  judgeBaseUrl?: string;
+  judgeModel?: string;
   onProgress?: (progress: { done: number; total: number; resumed: number }) => void;
   /** Replaces the client built from baseUrl/model (tests). */
   llm?: LlmClient;
@@ -94,7 +102,12 @@ export async function evalCommand(
         ...(options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd }),
       },
     );
+  const judgeOpen =
+    options.judgeBaseUrl === undefined
+      ? undefined
+      : createOpenJudge(options.judgeBaseUrl, options.judgeModel ?? options.model, options.out);
   const records = await runEval(sets, {
+    ...(judgeOpen === undefined ? {} : { judgeOpen }),
     out: options.out,
     llm,
     strategy,
@@ -105,6 +118,35 @@ export async function evalCommand(
   });
   const summary = await writeSummary(options.out, records, { strategy, model: options.model });
   return { records, summary };
+}
+
+/**
+ * The reward server's accuracy judge (its versioned prompt; verdicts cached in the output folder)
+ * as a scorer of open answers: 1 when it says CORRECT, 0 when WRONG, null when it failed.
+ */
+function createOpenJudge(baseUrl: string, model: string, out: string) {
+  const llm = createLlmClient(
+    LlmConfig.parse({ endpoints: { judge: { baseUrl, model } }, roles: { judge: 'judge' } }),
+    { cacheDir: join(out, '.cache') },
+  );
+  const config = RewardServerConfig.parse({});
+  const judge = createConfiguredJudge(llm, config, createJudgeCache({ maxEntries: 100_000 }));
+  return async (item: EvalItem, answer: string): Promise<number | null> => {
+    const response = await scoreRewards(
+      {
+        reward: 'accuracy',
+        items: [
+          {
+            completion: `<think>-</think><answer>${answer}</answer>`,
+            solution: item.answer,
+            question: item.question,
+          },
+        ],
+      },
+      { judge, functions: config.functions, timeoutMs: 120_000 },
+    );
+    return response.rewards[0] ?? null;
+  };
 }
 
 /** `persona-forge eval compare <dirA> <dirB> [--out dir]`: per-task deltas with paired bootstrap intervals. */

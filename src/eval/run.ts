@@ -32,6 +32,8 @@ export interface EvalRecord {
   parsed: string;
   score: number;
   latencyMs: number;
+  /** LLM-judge verdict for open answers (1 correct, 0 wrong) when a judge is configured. */
+  judgeScore?: number;
   error?: string;
 }
 
@@ -51,6 +53,11 @@ export interface RunEvalOptions {
   /** RAG: memories retrieved per question before the budget cut. @default 24 */
   ragK?: number;
   onProgress?: (progress: { done: number; total: number; resumed: number }) => void;
+  /**
+   * Judges open answers (LoCoMo) besides the paper's F1: the reward server's accuracy judge
+   * (versioned prompt, verdicts cached). Absent: no judged score.
+   */
+  judgeOpen?: (item: EvalItem, answer: string) => Promise<number | null>;
 }
 
 /** Tokens a chat template adds per message (role markers and separators; Qwen/ChatML ≈ 4, Llama 3 ≈ 5). */
@@ -145,7 +152,18 @@ async function evaluateItem(
     if (options.strategy === 'agent') {
       const result = await runAgent(item, history, options, histories, role);
       const { score, parsed } = scoreItem(item, extractAnswer(result.output));
-      return { ...base, ...result, parsed, score, latencyMs: Math.round(performance.now() - started) };
+      const judged =
+        item.kind === 'open' && options.judgeOpen !== undefined
+          ? await options.judgeOpen(item, parsed)
+          : null;
+      return {
+        ...base,
+        ...result,
+        parsed,
+        score,
+        ...(judged === null ? {} : { judgeScore: judged }),
+        latencyMs: Math.round(performance.now() - started),
+      };
     }
     const prompt =
       options.strategy === 'full'
@@ -158,8 +176,11 @@ async function evaluateItem(
       stage: 'eval',
     });
     const { score, parsed } = scoreItem(item, extractAnswer(answer.text));
+    const judged =
+      item.kind === 'open' && options.judgeOpen !== undefined ? await options.judgeOpen(item, parsed) : null;
     return {
       ...base,
+      ...(judged === null ? {} : { judgeScore: judged }),
       promptTokens: prompt.tokens,
       output: answer.text,
       retrievals: prompt.retrievals,

@@ -16,6 +16,8 @@ export interface SummaryRow {
   score: number;
   low: number;
   high: number;
+  /** Mean LLM-judge verdict of the group's open answers, when a judge scored them. */
+  judged?: number;
 }
 
 export interface EvalSummary {
@@ -54,24 +56,25 @@ export function summarize(
 ): EvalSummary {
   const groups = new Map<
     string,
-    { row: Omit<SummaryRow, 'n' | 'score' | 'low' | 'high'>; values: number[] }
+    { row: Omit<SummaryRow, 'n' | 'score' | 'low' | 'high'>; values: number[]; judged: number[] }
   >();
-  const add = (format: string, by: SummaryRow['by'], group: string, value: number) => {
+  const add = (format: string, by: SummaryRow['by'], group: string, record: EvalRecord) => {
     const key = `${format}\u0000${by}\u0000${group}`;
     let entry = groups.get(key);
     if (entry === undefined) {
-      entry = { row: { format, by, group }, values: [] };
+      entry = { row: { format, by, group }, values: [], judged: [] };
       groups.set(key, entry);
     }
-    entry.values.push(value);
+    entry.values.push(record.score);
+    if (record.judgeScore !== undefined) entry.judged.push(record.judgeScore);
   };
   for (const record of records) {
-    add(record.format, 'overall', 'all', record.score);
-    add(record.format, 'task', record.task, record.score);
-    if (record.category !== null) add(record.format, 'category', String(record.category), record.score);
-    if (record.contextLength !== null) add(record.format, 'context', record.contextLength, record.score);
+    add(record.format, 'overall', 'all', record);
+    add(record.format, 'task', record.task, record);
+    if (record.category !== null) add(record.format, 'category', String(record.category), record);
+    if (record.contextLength !== null) add(record.format, 'context', record.contextLength, record);
   }
-  const rows = [...groups.values()].map(({ row, values }) => {
+  const rows: SummaryRow[] = [...groups.values()].map(({ row, values, judged }) => {
     const interval = bootstrapInterval(values);
     const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
     return {
@@ -80,6 +83,9 @@ export function summarize(
       score: round(mean),
       low: round(interval.low),
       high: round(interval.high),
+      ...(judged.length === 0
+        ? {}
+        : { judged: round(judged.reduce((sum, v) => sum + v, 0) / judged.length) }),
     };
   });
   const order = { overall: 0, task: 1, category: 2, context: 3 };
@@ -109,18 +115,21 @@ export function summaryMarkdown(summary: EvalSummary): string {
     `${summary.items} questions, ${summary.errors} errors.`,
   ];
   for (const format of [...new Set(summary.rows.map((row) => row.format))]) {
+    const rows = summary.rows.filter((r) => r.format === format);
+    const judged = rows.some((row) => row.judged !== undefined);
     lines.push(
       '',
       `## ${FORMAT_TITLES[format] ?? format}`,
       '',
-      '| group | n | score | 95% CI |',
-      '|---|---:|---:|---|',
+      `| group | n | score | 95% CI |${judged ? ' LLM judge |' : ''}`,
+      `|---|---:|---:|---|${judged ? '---:|' : ''}`,
     );
-    for (const row of summary.rows.filter((r) => r.format === format)) {
+    for (const row of rows) {
       const label =
         row.by === 'overall' ? '**overall**' : row.by === 'task' ? row.group : `${row.by} ${row.group}`;
+      const judge = judged ? ` ${row.judged === undefined ? '' : (row.judged * 100).toFixed(1)} |` : '';
       lines.push(
-        `| ${label} | ${row.n} | ${(row.score * 100).toFixed(1)} | ${(row.low * 100).toFixed(1)}–${(row.high * 100).toFixed(1)} |`,
+        `| ${label} | ${row.n} | ${(row.score * 100).toFixed(1)} | ${(row.low * 100).toFixed(1)}–${(row.high * 100).toFixed(1)} |${judge}`,
       );
     }
   }

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { evalHint } from './eval-hint.js';
 import { PreflightError } from '../errors/index.js';
 import { chainTraining, handoffOptions, planChain } from './chain.js';
 import { buildTrainCommand } from './command.js';
 import { formatDryRun } from './dry-run.js';
+import { evalHint } from './eval-hint.js';
 import { type LaunchTrainingOptions, launchTraining } from './launch.js';
 import { loadRecipe } from './load-recipe.js';
 import { launchOverSsh, planNodes, readHostfile } from './multinode.js';
@@ -60,7 +60,11 @@ export async function trainCommand(recipePath: string, options: TrainCliOptions 
     const report = await runPreflight(recipe, base);
     print(formatDryRun(recipe, plans, report));
     if (recipe.eval !== undefined) {
-      const placeholder = path.join(buildTrainCommand(recipe, options).outputDir, 'v<N>-<timestamp>', 'checkpoint-<last>');
+      const placeholder = path.join(
+        buildTrainCommand(recipe, options).outputDir,
+        'v<N>-<timestamp>',
+        'checkpoint-<last>',
+      );
       print(`\n${evalHint(recipe, placeholder, options.cwd).join('\n')}\n`);
     }
     return report.ok ? 0 : 1;
@@ -72,7 +76,8 @@ export async function trainCommand(recipePath: string, options: TrainCliOptions 
   assertPreflight(await runPreflight(recipe, base));
   const result = await launchTraining(recipe, { ...base, resume: false });
   const checkpoint = result.lastCheckpoint?.path;
-  if (checkpoint !== undefined && recipe.eval !== undefined) print(`\n${evalHint(recipe, checkpoint).join('\n')}\n`);
+  if (checkpoint !== undefined && recipe.eval !== undefined)
+    print(`\n${evalHint(recipe, checkpoint).join('\n')}\n`);
   return 0;
 }
 

@@ -133,7 +133,12 @@ describe('persona-forge eval against an oracle model', () => {
   it('reads LoCoMo and PersonaMem in their published shapes; LoCoMo F1 is 1.0 on gold answers in every category', async () => {
     const locomo = join(fixtures, 'locomo-mini.json');
     const out = join(work, 'locomo');
-    expect((await evaluate(locomo, out, await oracle(locomo, 1))).code).toBe(0);
+    const url = await oracle(locomo, 1);
+    // The same fake answers the judge's prompts (anything that is not an eval question).
+    expect((await evaluate(locomo, out, url, ['--judge-base-url', url])).code).toBe(0);
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(
+      /\| group \| n \| score \| 95% CI \| LLM judge \|/,
+    );
     const rows = (await summaryOf(out)).rows.filter((row) => row.format === 'locomo');
     expect(rows.find((row) => row.by === 'overall')?.score).toBe(1);
     expect(

@@ -177,7 +177,11 @@ describe('the printed launch resolves every image, and preflight names a broken 
   });
 
   it("prints how to serve the trained checkpoint and the eval command of the recipe's eval block", async () => {
-    const dry = await runCli(elsewhere, ['train', join(repoRoot, 'recipes/personavlm-grpo.yaml'), '--dry-run'], env());
+    const dry = await runCli(
+      elsewhere,
+      ['train', join(repoRoot, 'recipes/personavlm-grpo.yaml'), '--dry-run'],
+      env(),
+    );
     expect(dry.stdout).toMatch(
       /^swift deploy --model '\S+checkpoint-<last>' --infer_backend vllm --port 8001 --served_model_name 'personavlm-grpo-checkpoint-<last>'$/m,
     );

@@ -287,10 +287,17 @@ export function registerToolCommands(program: Command): void {
     .option('--limit <n>', 'evaluate the first n questions only', (v) => Math.trunc(parseNumber(v)))
     .option('--concurrency <n>', 'questions in flight (default 64)', (v) => Math.trunc(parseNumber(v)))
     .option('--budget-usd <x>', 'stop before spending more (exit 4; the same command resumes)', parseNumber)
+    .option(
+      '--judge-base-url <url>',
+      'an OpenAI-compatible LLM judge for open answers (LoCoMo), besides token F1',
+    )
+    .option('--judge-model <name>', 'the judge model name (default: --llm-model)')
     .action(
       async (
         args: string[],
         flags: {
+          judgeBaseUrl?: string;
+          judgeModel?: string;
           out?: string;
           llmBaseUrl?: string;
           llmModel?: string;
@@ -341,6 +348,8 @@ export function registerToolCommands(program: Command): void {
           ...(flags.limit === undefined ? {} : { limit: flags.limit }),
           ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
           ...(flags.budgetUsd === undefined ? {} : { budgetUsd: flags.budgetUsd }),
+          ...(flags.judgeBaseUrl === undefined ? {} : { judgeBaseUrl: flags.judgeBaseUrl }),
+          ...(flags.judgeModel === undefined ? {} : { judgeModel: flags.judgeModel }),
           onProgress: ({ done, total, resumed }) => {
             const now = performance.now();
             if (done < total && now - lastPrint < 1000) return;

@@ -3,6 +3,7 @@ import type { EvalItem } from '../../../eval/types.js';
 import { formatMinute } from '../../../memory/retrieval/format-block.js';
 import { sha256 } from '../../../util/hash.js';
 import type { FakeChatRequest } from '../server.js';
+import { promptKind } from './index.js';
 
 /**
  * The fake model as an oracle for `persona-forge eval`: it loads the same set, recognises each
@@ -35,6 +36,8 @@ export async function createEvalOracle(options: {
     byQuestion.set(item.question, list);
   }
   return (request) => {
+    // Prompts persona-forge itself sends (judges, realizer, …) go to the fake model as usual.
+    if (promptKind(request) !== undefined) return undefined;
     const user = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
     const prompt = user[0] ?? '';
     const item = find(byQuestion, prompt);
