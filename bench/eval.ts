@@ -31,6 +31,7 @@ function items(n: number, conversation: string): EvalItem[] {
     id: `bench:${i}`,
     format: 'persona-mme',
     task: `task-${i % 14}`,
+    aspect: null,
     contextLength: '128k',
     conversationId: conversation,
     question: `Question ${i}: which one fits me best?`,

@@ -21,6 +21,8 @@ export interface EvalRecord {
   id: string;
   format: string;
   task: string;
+  /** Persona-MME aspect; null elsewhere. */
+  aspect: string | null;
   category: number | null;
   contextLength: string | null;
   strategy: EvalStrategy;
@@ -142,6 +144,7 @@ async function evaluateItem(
       id: item.id,
       format: item.format,
       task: item.task,
+      aspect: item.aspect,
       category: item.category,
       contextLength: item.contextLength,
       strategy: options.strategy,

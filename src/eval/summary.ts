@@ -9,8 +9,12 @@ import type { EvalRecord } from './run.js';
 /** One row of the summary: a group of items, its mean score and 95% bootstrap interval. */
 export interface SummaryRow {
   format: string;
-  /** `task`, `category` or `context`. */
-  by: 'task' | 'category' | 'context' | 'overall';
+  /**
+   * `overall`, `aspect` (Persona-MME's six), `task`, `category` (LoCoMo) or `context`. Persona-MME's
+   * overall is over its primary multiple-choice cases; its personality-alignment test is the
+   * separate `alignment` row, as the paper reports them.
+   */
+  by: 'overall' | 'alignment' | 'aspect' | 'task' | 'category' | 'context';
   group: string;
   n: number;
   score: number;
@@ -69,7 +73,10 @@ export function summarize(
     if (record.judgeScore !== undefined) entry.judged.push(record.judgeScore);
   };
   for (const record of records) {
-    add(record.format, 'overall', 'all', record);
+    const alignment = record.format === 'persona-mme' && /alignment/i.test(record.aspect ?? record.task);
+    if (alignment) add(record.format, 'alignment', 'personality alignment', record);
+    else add(record.format, 'overall', 'all', record);
+    if (record.aspect != null && !alignment) add(record.format, 'aspect', record.aspect, record);
     add(record.format, 'task', record.task, record);
     if (record.category !== null) add(record.format, 'category', String(record.category), record);
     if (record.contextLength !== null) add(record.format, 'context', record.contextLength, record);
@@ -88,7 +95,7 @@ export function summarize(
         : { judged: round(judged.reduce((sum, v) => sum + v, 0) / judged.length) }),
     };
   });
-  const order = { overall: 0, task: 1, category: 2, context: 3 };
+  const order = { overall: 0, alignment: 1, aspect: 2, task: 3, category: 4, context: 5 };
   rows.sort(
     (a, b) => a.format.localeCompare(b.format) || order[a.by] - order[b.by] || a.group.localeCompare(b.group),
   );
@@ -126,7 +133,13 @@ export function summaryMarkdown(summary: EvalSummary): string {
     );
     for (const row of rows) {
       const label =
-        row.by === 'overall' ? '**overall**' : row.by === 'task' ? row.group : `${row.by} ${row.group}`;
+        row.by === 'overall'
+          ? '**overall**'
+          : row.by === 'aspect'
+            ? `*${row.group}*`
+            : row.by === 'task' || row.by === 'alignment'
+              ? row.group
+              : `${row.by} ${row.group}`;
       const judge = judged ? ` ${row.judged === undefined ? '' : (row.judged * 100).toFixed(1)} |` : '';
       lines.push(
         `| ${label} | ${row.n} | ${(row.score * 100).toFixed(1)} | ${(row.low * 100).toFixed(1)}–${(row.high * 100).toFixed(1)} |${judge}`,

@@ -19,6 +19,8 @@ export interface EvalItem {
   format: EvalFormat;
   /** Persona-MME question_type, PersonaMem question_type, LoCoMo category name. */
   task: string;
+  /** Persona-MME aspect (`type`: Memory Recall, Intent Inference, …); null elsewhere. */
+  aspect: string | null;
   /** Persona-MME context length bucket (32k/128k) or PersonaMem file context; null when not given. */
   contextLength: string | null;
   /** Which conversation: the key of its history. */

@@ -106,7 +106,8 @@ describe('persona-forge eval against an oracle model', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
-      expect(items).toHaveLength(overall?.n ?? -1);
+      const alignment = (await summaryOf(out)).rows.find((row) => row.by === 'alignment');
+      expect(items).toHaveLength((overall?.n ?? 0) + (alignment?.n ?? 0));
       for (const key of [
         'question',
         'strategy',
