@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserDialogue } from '../schemas/dialogue.js';
-import { UserMemory } from '../schemas/memory.js';
+import { type UserMemory, UserMemoryRecord } from '../schemas/memory.js';
 import { UserPlan } from '../schemas/plan.js';
+import { withDecodedSnapshots } from '../schemas/snapshot-codec.js';
 import { readLines } from '../util/read-lines.js';
 
 /** One user's records as export reads them. */
@@ -44,7 +45,8 @@ export async function* readExportBundles(
       // Lines are parsed only for users that are exported: quarantined users cost a regex, not a parse.
       if (exclude.has(userId) || dialogue?.userId !== userId) continue;
       if (memories !== null && memory?.userId !== userId) continue;
-      const rawMemory = memory === null ? null : JSON.parse(memory.line);
+      // Snapshots stored as deltas are rebuilt here: export reads them in full.
+      const rawMemory = memory === null ? null : withDecodedSnapshots(JSON.parse(memory.line));
       if (options.trusted === true) {
         // A second pass over files already checked once: skip the schema work.
         yield {
@@ -71,7 +73,7 @@ export async function* readExportBundles(
 }
 
 /** The fields export relies on being present before it trusts a memory record. */
-const MemoryEnvelope = UserMemory.pick({ schemaVersion: true, userId: true, offline: true }).loose();
+const MemoryEnvelope = UserMemoryRecord.pick({ schemaVersion: true, userId: true, offline: true }).loose();
 
 const USER_ID = /"userId":"((?:[^"\\]|\\.)*)"/;
 

@@ -156,7 +156,10 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
         await journal.appendFailure(item.userId, reason, 'SCHEMA');
         meter.failures++;
       } else {
-        await journal.appendRecord(item.userId, parsed.data);
+        await journal.appendRecord(
+          item.userId,
+          stage.encode === undefined ? parsed.data : stage.encode(parsed.data),
+        );
       }
     } catch (error) {
       if (

@@ -51,6 +51,11 @@ export interface MapStage<Out = unknown> {
   source?(ctx: StageContext): Promise<Array<{ userId: string } & Record<string, unknown>>>;
   /** Returns the record for one user; throwing quarantines the user with the error's message. */
   process(inputs: Record<string, unknown>, ctx: StageContext): Promise<Out>;
+  /**
+   * The record as written to `output` (a storage form `schema` parses back, e.g. memory snapshots
+   * as deltas). @default the record as is
+   */
+  encode?(record: Out): unknown;
 }
 
 /** A whole-corpus stage (validate, export, report): reads what it needs, writes atomically. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BigFive, IsoTime, SCHEMA_VERSION } from './common.js';
 import { CoreMemory } from './persona.js';
+import { withDecodedSnapshots } from './snapshot-codec.js';
 
 /**
  * The memory stage's record per user (`<run-dir>/memory/memory.jsonl`): memory snapshots after
@@ -208,7 +209,8 @@ export const ReasoningTrajectory = z
   .strict();
 export type ReasoningTrajectory = z.infer<typeof ReasoningTrajectory>;
 
-export const UserMemory = z
+/** One `memory.jsonl` record with its snapshots in full (the in-memory shape every consumer reads). */
+export const UserMemoryRecord = z
   .object({
     schemaVersion: z.literal(SCHEMA_VERSION),
     userId: z.string(),
@@ -240,4 +242,16 @@ export const UserMemory = z
       .strict(),
   })
   .strict();
-export type UserMemory = z.infer<typeof UserMemory>;
+export type UserMemory = z.infer<typeof UserMemoryRecord>;
+
+/**
+ * A `memory.jsonl` record as read from disk: snapshots stored as deltas (`delta-v1`, see
+ * snapshot-codec.ts) or in full (older runs) both parse to the full record.
+ */
+export const UserMemory = z.preprocess(
+  (raw) =>
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+      ? withDecodedSnapshots(raw as { snapshots?: unknown })
+      : raw,
+  UserMemoryRecord,
+);

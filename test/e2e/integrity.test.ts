@@ -365,7 +365,9 @@ describe('every LLM fault profile', () => {
       const lines = async (dir: string, file: string) =>
         (await readFile(join(dir, file), 'utf8')).split('\n').filter((l) => l !== '');
       const quarantine = (await lines(out, 'quarantine.jsonl')).map((l) => JSON.parse(l));
-      for (const record of quarantine)
+      // What the model stages lost, they lost with a code the next run retries (validate's rule
+      // quarantines carry the rule instead).
+      for (const record of quarantine.filter((q) => ['plan', 'synth', 'memory'].includes(q.stage)))
         expect(['LLM_CALL_FAILED', 'LLM_SCHEMA_MISMATCH', 'SYNTH_FAILED']).toContain(record.code);
       // Every user is in the output or in quarantine (per stage), never silently missing.
       const memory = first.code === 0 ? await lines(out, 'memory/memory.jsonl') : [];

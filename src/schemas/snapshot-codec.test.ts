@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { buildFixtureUser } from '../../test/validate/fixture.js';
+import type { MemorySnapshot } from './memory.js';
+import { UserMemory } from './memory.js';
+import { decodeSnapshots, encodeSnapshots, withDecodedSnapshots } from './snapshot-codec.js';
+
+const snapshotsOf = () => buildFixtureUser('user-0001').memory?.snapshots as MemorySnapshot[];
+
+describe('memory snapshots as deltas (delta-v1)', () => {
+  it('decodes to exactly the snapshots it encoded, key order included, and is smaller', () => {
+    const snapshots = snapshotsOf();
+    const encoded = encodeSnapshots(snapshots);
+    expect(JSON.stringify(decodeSnapshots(encoded))).toBe(JSON.stringify(snapshots));
+    expect(JSON.stringify(encoded).length).toBeLessThan(JSON.stringify(snapshots).length);
+  });
+
+  it('round-trips removals, in-place changes and reorderings', () => {
+    const [first] = snapshotsOf();
+    const base = first as MemorySnapshot;
+    const entry = (id: string, content: string) => ({ ...(base.semantic[0] ?? ({} as never)), id, content });
+    const a = { ...base, semantic: [entry('s1', 'a'), entry('s2', 'b'), entry('s3', 'c')] };
+    const b = {
+      ...base,
+      time: '2024-02-01T00:00:00.000Z',
+      semantic: [entry('s3', 'c'), entry('s1', 'changed'), entry('s4', 'd')],
+    };
+    const c = {
+      ...base,
+      time: '2024-03-01T00:00:00.000Z',
+      semantic: [],
+      personality: { ...base.personality, turns: 99 },
+    };
+    const encoded = encodeSnapshots([a, b, c]);
+    expect(JSON.stringify(decodeSnapshots(encoded))).toBe(JSON.stringify([a, b, c]));
+    expect(encoded.deltas[0]?.semantic).toMatchObject({ remove: ['s2'], order: ['s3', 's1', 's4'] });
+  });
+
+  it('UserMemory parses both the delta form and full snapshots to the same record', () => {
+    const record = buildFixtureUser('user-0001').memory as NonNullable<
+      ReturnType<typeof buildFixtureUser>['memory']
+    >;
+    const stored = JSON.parse(JSON.stringify({ ...record, snapshots: encodeSnapshots(record.snapshots) }));
+    expect(UserMemory.parse(stored)).toEqual(UserMemory.parse(JSON.parse(JSON.stringify(record))));
+    expect(withDecodedSnapshots(stored).snapshots).toEqual(record.snapshots);
+  });
+});
