@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { UserDialogue } from '../schemas/dialogue.js';
 import { type UserMemory, UserMemoryRecord } from '../schemas/memory.js';
 import { UserPlan } from '../schemas/plan.js';
-import { withDecodedSnapshots } from '../schemas/snapshot-codec.js';
+import { decodeUserMemoryRecord } from '../schemas/snapshot-codec.js';
 import { readLines } from '../util/read-lines.js';
 
 /** One user's records as export reads them. */
@@ -46,7 +46,7 @@ export async function* readExportBundles(
       if (exclude.has(userId) || dialogue?.userId !== userId) continue;
       if (memories !== null && memory?.userId !== userId) continue;
       // Snapshots stored as deltas are rebuilt here: export reads them in full.
-      const rawMemory = memory === null ? null : withDecodedSnapshots(JSON.parse(memory.line));
+      const rawMemory = memory === null ? null : decodeUserMemoryRecord(JSON.parse(memory.line));
       if (options.trusted === true) {
         // A second pass over files already checked once: skip the schema work.
         yield {

@@ -2,7 +2,7 @@ import type { MapStage } from '../pipeline/types.js';
 import { UserDialogue } from '../schemas/dialogue.js';
 import { UserMemory } from '../schemas/memory.js';
 import { UserPlan } from '../schemas/plan.js';
-import { encodeSnapshots } from '../schemas/snapshot-codec.js';
+import { encodeUserMemoryRecord } from '../schemas/snapshot-codec.js';
 import { replayMemory } from './replay.js';
 import { embedderFromLlm } from './retrieval/retrieve.js';
 import { MEMORY_OUTPUT } from './snapshot.js';
@@ -22,8 +22,8 @@ export const memoryStage: MapStage<UserMemory> = {
   inputs: ['plan', 'synth'],
   output: MEMORY_OUTPUT,
   schema: UserMemory,
-  // Snapshots are stored as the first one plus per-session deltas (a ~10× smaller file).
-  encode: (record) => ({ ...record, snapshots: encodeSnapshots(record.snapshots) }),
+  // Stored compactly: snapshots as per-session deltas, repeated turns and tree states once.
+  encode: (record) => encodeUserMemoryRecord(record),
   async process(inputs, ctx) {
     const plan = UserPlan.parse(inputs.plan);
     const dialogue = UserDialogue.parse(inputs.synth);

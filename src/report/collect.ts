@@ -4,7 +4,7 @@ import type { BigFive } from '../schemas/common.js';
 import type { UserDialogue } from '../schemas/dialogue.js';
 import type { UserMemory } from '../schemas/memory.js';
 import type { UserPlan } from '../schemas/plan.js';
-import { withDecodedSnapshots } from '../schemas/snapshot-codec.js';
+import { decodeUserMemoryRecord } from '../schemas/snapshot-codec.js';
 import { readJsonl } from '../util/fs.js';
 
 export interface EndpointUsage {
@@ -156,7 +156,7 @@ export async function collectReportData(
   }
   const tracked = new Map(data.personality.map((p) => [p.userId, p]));
   for await (const record of readJsonl(join(runDir, 'memory/memory.jsonl'), { allowMissing: true })) {
-    const memory = withDecodedSnapshots(record as UserMemory);
+    const memory = decodeUserMemoryRecord(record as UserMemory);
     const entry = tracked.get(memory.userId);
     const start = starts.get(memory.userId);
     if (entry === undefined || start === undefined) continue;

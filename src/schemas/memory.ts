@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BigFive, IsoTime, SCHEMA_VERSION } from './common.js';
 import { CoreMemory } from './persona.js';
-import { withDecodedSnapshots } from './snapshot-codec.js';
+import { decodeUserMemoryRecord } from './snapshot-codec.js';
 
 /**
  * The memory stage's record per user (`<run-dir>/memory/memory.jsonl`): memory snapshots after
@@ -251,7 +251,7 @@ export type UserMemory = z.infer<typeof UserMemoryRecord>;
 export const UserMemory = z.preprocess(
   (raw) =>
     raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-      ? withDecodedSnapshots(raw as { snapshots?: unknown })
+      ? decodeUserMemoryRecord(raw as Record<string, unknown>)
       : raw,
   UserMemoryRecord,
 );

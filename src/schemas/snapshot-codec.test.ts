@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { buildFixtureUser } from '../../test/validate/fixture.js';
 import type { MemorySnapshot } from './memory.js';
 import { UserMemory } from './memory.js';
-import { decodeSnapshots, encodeSnapshots, withDecodedSnapshots } from './snapshot-codec.js';
+import {
+  decodeShared,
+  decodeSnapshots,
+  decodeUserMemoryRecord,
+  encodeShared,
+  encodeSnapshots,
+  encodeUserMemoryRecord,
+  withDecodedSnapshots,
+} from './snapshot-codec.js';
 
 const snapshotsOf = () => buildFixtureUser('user-0001').memory?.snapshots as MemorySnapshot[];
 
@@ -42,5 +50,19 @@ describe('memory snapshots as deltas (delta-v1)', () => {
     const stored = JSON.parse(JSON.stringify({ ...record, snapshots: encodeSnapshots(record.snapshots) }));
     expect(UserMemory.parse(stored)).toEqual(UserMemory.parse(JSON.parse(JSON.stringify(record))));
     expect(withDecodedSnapshots(stored).snapshots).toEqual(record.snapshots);
+  });
+});
+
+describe('memory records with shared subtrees (shared-v1)', () => {
+  it('stores each repeated subtree once and decodes to the same record, key order included', () => {
+    const record = buildFixtureUser('user-0001').memory as NonNullable<ReturnType<typeof buildFixtureUser>['memory']>;
+    const full = JSON.parse(JSON.stringify(record));
+    const stored = JSON.parse(JSON.stringify(encodeUserMemoryRecord(full)));
+    expect(Object.keys(stored)).toEqual(['schemaVersion', 'userId', 'offline', 'stats', 'shared']);
+    expect(JSON.stringify(decodeUserMemoryRecord(stored))).toBe(JSON.stringify(full));
+    const turn = { time: '2024-01-01T00:00:00.000Z', speaker: 'user', text: 'a long enough sentence to be shared' };
+    const encoded = encodeShared({ a: [turn, turn], b: { context: [turn] } });
+    expect(encoded.nodes.filter((node) => JSON.stringify(node).includes('long enough'))).toHaveLength(1);
+    expect(decodeShared(encoded)).toEqual({ a: [turn, turn], b: { context: [turn] } });
   });
 });

@@ -147,3 +147,160 @@ export function withDecodedSnapshots<T extends { snapshots?: unknown }>(record: 
   if (!isEncodedSnapshots(record.snapshots)) return record;
   return { ...record, snapshots: decodeSnapshots(record.snapshots) };
 }
+
+/**
+ * Structural sharing for the bulky parts of a memory record (`shared-v1`): every object or array
+ * whose encoded JSON is at least `MIN_SHARED` characters is stored once in `nodes` and referred
+ * to as `{"$pf": i}` wherever it occurs again. Trace inputs repeat the same turns (a turn's
+ * context window, the session's turns for each session-end task, the reply of the next step) and
+ * successive PersonaTree states share most of their subtrees: each is written once.
+ * Bottom-up: a node's key is its JSON with its children already replaced by references, so equal
+ * subtrees get equal keys without serializing anything twice.
+ */
+export const SHARED_ENCODING = 'shared-v1';
+const MIN_SHARED = 48;
+const REF = '$pf';
+/** A wide object (a flattened PersonaTree state: hundreds of path → value leaves) split into chunks. */
+const CHUNKED = '$pfc';
+const WIDE = 24;
+
+/** Content-defined chunk boundaries: an inserted or changed key only changes its own chunk. */
+function chunkKeys(keys: readonly string[]): string[][] {
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  for (const key of keys) {
+    current.push(key);
+    let hash = 2166136261;
+    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619);
+    if ((hash >>> 0) % 8 === 0 || current.length >= 32) {
+      chunks.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+export interface SharedEncoded {
+  encoding: typeof SHARED_ENCODING;
+  nodes: unknown[];
+  root: unknown;
+}
+
+export function isSharedEncoded(value: unknown): value is SharedEncoded {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    (value as { encoding?: unknown }).encoding === SHARED_ENCODING
+  );
+}
+
+/** Encodes a JSON value with shared subtrees. @example decodeShared(encodeShared(x)) // deep-equals x */
+export function encodeShared(value: unknown): SharedEncoded {
+  const nodes: unknown[] = [];
+  const index = new Map<string, number>();
+  const visit = (node: unknown): { value: unknown; json: string } => {
+    if (node === null || typeof node !== 'object') return { value: node, json: JSON.stringify(node) ?? 'null' };
+    let encoded: unknown;
+    let json: string;
+    if (Array.isArray(node)) {
+      const parts = node.map(visit);
+      encoded = parts.map((part) => part.value);
+      json = `[${parts.map((part) => part.json).join(',')}]`;
+    } else if (Object.keys(node).length >= WIDE) {
+      const record = node as Record<string, unknown>;
+      const chunks = chunkKeys(Object.keys(record).filter((key) => record[key] !== undefined)).map((keys) =>
+        visit(Object.fromEntries(keys.map((key) => [key, record[key]]))),
+      );
+      encoded = { [CHUNKED]: chunks.map((chunk) => chunk.value) };
+      json = `{"${CHUNKED}":[${chunks.map((chunk) => chunk.json).join(',')}]}`;
+    } else {
+      const out: Record<string, unknown> = {};
+      const fields: string[] = [];
+      for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
+        if (child === undefined) continue;
+        const part = visit(child);
+        out[key] = part.value;
+        fields.push(`${JSON.stringify(key)}:${part.json}`);
+      }
+      encoded = out;
+      json = `{${fields.join(',')}}`;
+    }
+    if (json.length < MIN_SHARED) return { value: encoded, json };
+    let at = index.get(json);
+    if (at === undefined) {
+      at = nodes.length;
+      nodes.push(encoded);
+      index.set(json, at);
+    }
+    const ref = `{"${REF}":${at}}`;
+    return { value: { [REF]: at }, json: ref };
+  };
+  return { encoding: SHARED_ENCODING, nodes, root: visit(value).value };
+}
+
+/** Rebuilds the value; shared subtrees become the same object (readers never mutate records). */
+export function decodeShared(encoded: SharedEncoded): unknown {
+  const done = new Map<number, unknown>();
+  const restore = (node: unknown): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map(restore);
+    const record = node as Record<string, unknown>;
+    const ref = record[REF];
+    if (typeof ref === 'number' && Object.keys(record).length === 1) {
+      let value = done.get(ref);
+      if (value === undefined) {
+        value = restore(encoded.nodes[ref]);
+        done.set(ref, value);
+      }
+      return value;
+    }
+    const chunks = record[CHUNKED];
+    if (Array.isArray(chunks) && Object.keys(record).length === 1) {
+      const merged: Record<string, unknown> = {};
+      for (const chunk of chunks) Object.assign(merged, restore(chunk) as Record<string, unknown>);
+      return merged;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(record)) out[key] = restore(child);
+    return out;
+  };
+  return restore(encoded.root);
+}
+
+/** The record fields stored shared: everything bulky (the small envelope stays readable). */
+const SHARED_FIELDS = ['snapshots', 'traces', 'tree', 'trajectories'] as const;
+
+/**
+ * A memory record in its storage form: snapshots as deltas, then the bulky fields with shared
+ * subtrees under `shared`. `decodeUserMemoryRecord` undoes it.
+ */
+export function encodeUserMemoryRecord<T extends { snapshots: MemorySnapshot[] }>(record: T): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...record, snapshots: encodeSnapshots(record.snapshots) };
+  const bulky: Record<string, unknown> = {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if ((SHARED_FIELDS as readonly string[]).includes(key)) bulky[key] = value;
+    else out[key] = value;
+  }
+  out.shared = encodeShared(bulky);
+  return out;
+}
+
+/** Any stored memory record (full, delta snapshots, or shared) → the full record. */
+export function decodeUserMemoryRecord<T extends Record<string, unknown>>(record: T): T {
+  let out: Record<string, unknown> = record;
+  if (isSharedEncoded(record.shared)) {
+    const { shared, ...rest } = record;
+    const bulky = decodeShared(shared) as Record<string, unknown>;
+    // The schema's key order: envelope, then the bulky fields in their place.
+    out = {};
+    for (const key of ['schemaVersion', 'userId', 'offline', ...SHARED_FIELDS, 'stats']) {
+      if (key in rest) out[key] = rest[key];
+      else if (key in bulky) out[key] = bulky[key];
+    }
+    for (const [key, value] of Object.entries(rest)) if (!(key in out)) out[key] = value;
+  }
+  return withDecodedSnapshots(out as { snapshots?: unknown }) as unknown as T;
+}
