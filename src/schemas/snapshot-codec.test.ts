@@ -55,14 +55,33 @@ describe('memory snapshots as deltas (delta-v1)', () => {
 
 describe('memory records with shared subtrees (shared-v1)', () => {
   it('stores each repeated subtree once and decodes to the same record, key order included', () => {
-    const record = buildFixtureUser('user-0001').memory as NonNullable<ReturnType<typeof buildFixtureUser>['memory']>;
+    const record = buildFixtureUser('user-0001').memory as NonNullable<
+      ReturnType<typeof buildFixtureUser>['memory']
+    >;
     const full = JSON.parse(JSON.stringify(record));
     const stored = JSON.parse(JSON.stringify(encodeUserMemoryRecord(full)));
     expect(Object.keys(stored)).toEqual(['schemaVersion', 'userId', 'offline', 'stats', 'shared']);
     expect(JSON.stringify(decodeUserMemoryRecord(stored))).toBe(JSON.stringify(full));
-    const turn = { time: '2024-01-01T00:00:00.000Z', speaker: 'user', text: 'a long enough sentence to be shared' };
+    const turn = {
+      time: '2024-01-01T00:00:00.000Z',
+      speaker: 'user',
+      text: 'a long enough sentence to be shared',
+    };
     const encoded = encodeShared({ a: [turn, turn], b: { context: [turn] } });
     expect(encoded.nodes.filter((node) => JSON.stringify(node).includes('long enough'))).toHaveLength(1);
     expect(decodeShared(encoded)).toEqual({ a: [turn, turn], b: { context: [turn] } });
+  });
+});
+
+describe('wide objects', () => {
+  it('chunks an object of many keys (a flattened tree) and rebuilds it, even when no key ends a chunk early', () => {
+    const wide = Object.fromEntries(
+      Array.from({ length: 400 }, (_, i) => [`5_Behavioral.Lifestyle.Leaf_${i}`, `value ${i}`]),
+    );
+    const changed = { ...wide, '5_Behavioral.Lifestyle.Leaf_7': 'a new value' };
+    const encoded = encodeShared({ before: wide, after: changed });
+    expect(decodeShared(encoded)).toEqual({ before: wide, after: changed });
+    // The unchanged chunks are shared: far less than twice the size.
+    expect(JSON.stringify(encoded).length).toBeLessThan(1.3 * JSON.stringify(wide).length);
   });
 });

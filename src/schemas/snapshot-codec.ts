@@ -200,18 +200,20 @@ export function isSharedEncoded(value: unknown): value is SharedEncoded {
 export function encodeShared(value: unknown): SharedEncoded {
   const nodes: unknown[] = [];
   const index = new Map<string, number>();
-  const visit = (node: unknown): { value: unknown; json: string } => {
-    if (node === null || typeof node !== 'object') return { value: node, json: JSON.stringify(node) ?? 'null' };
+  const visit = (node: unknown, chunk = false): { value: unknown; json: string } => {
+    if (node === null || typeof node !== 'object')
+      return { value: node, json: JSON.stringify(node) ?? 'null' };
     let encoded: unknown;
     let json: string;
     if (Array.isArray(node)) {
-      const parts = node.map(visit);
+      const parts = node.map((child) => visit(child));
       encoded = parts.map((part) => part.value);
       json = `[${parts.map((part) => part.json).join(',')}]`;
-    } else if (Object.keys(node).length >= WIDE) {
+    } else if (!chunk && Object.keys(node).length >= WIDE) {
       const record = node as Record<string, unknown>;
+      // A chunk is stored as a plain object (never chunked again).
       const chunks = chunkKeys(Object.keys(record).filter((key) => record[key] !== undefined)).map((keys) =>
-        visit(Object.fromEntries(keys.map((key) => [key, record[key]]))),
+        visit(Object.fromEntries(keys.map((key) => [key, record[key]])), true),
       );
       encoded = { [CHUNKED]: chunks.map((chunk) => chunk.value) };
       json = `{"${CHUNKED}":[${chunks.map((chunk) => chunk.json).join(',')}]}`;
@@ -276,7 +278,9 @@ const SHARED_FIELDS = ['snapshots', 'traces', 'tree', 'trajectories'] as const;
  * A memory record in its storage form: snapshots as deltas, then the bulky fields with shared
  * subtrees under `shared`. `decodeUserMemoryRecord` undoes it.
  */
-export function encodeUserMemoryRecord<T extends { snapshots: MemorySnapshot[] }>(record: T): Record<string, unknown> {
+export function encodeUserMemoryRecord<T extends { snapshots: MemorySnapshot[] }>(
+  record: T,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { ...record, snapshots: encodeSnapshots(record.snapshots) };
   const bulky: Record<string, unknown> = {};
   const out: Record<string, unknown> = {};
