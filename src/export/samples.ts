@@ -119,7 +119,7 @@ export function* rlCandidates(bundle: ExportBundle, config: ExportConfig): Gener
       gt_ops: '',
       question_time: formatMinute(qa.questionTime),
       // Key order is the schema's (records are parsed by zod), so plain JSON is byte-stable.
-      memory_snapshot: snapshot === null ? '' : JSON.stringify(snapshot),
+      memory_snapshot: snapshotJson(snapshot),
     };
     // Open-ended verifiable variant (PersonaVLM's RL mix): the same in-situ question without
     // options, judged against the planned answer text.
@@ -135,7 +135,7 @@ export function* rlCandidates(bundle: ExportBundle, config: ExportConfig): Gener
         choices: [],
         gt_ops: '',
         question_time: formatMinute(qa.questionTime),
-        memory_snapshot: snapshot === null ? '' : JSON.stringify(snapshot),
+        memory_snapshot: snapshotJson(snapshot),
       };
     }
   }
@@ -160,6 +160,18 @@ export function* rlCandidates(bundle: ExportBundle, config: ExportConfig): Gener
       memory_snapshot: '',
     };
   }
+}
+
+/** One snapshot's JSON, serialized once: every question between two sessions shares it. */
+const snapshotJsonCache = new WeakMap<object, string>();
+function snapshotJson(snapshot: object | null): string {
+  if (snapshot === null) return '';
+  let json = snapshotJsonCache.get(snapshot);
+  if (json === undefined) {
+    json = JSON.stringify(snapshot);
+    snapshotJsonCache.set(snapshot, json);
+  }
+  return json;
 }
 
 function imagePathFor(bundle: ExportBundle, config: ExportConfig) {
