@@ -124,18 +124,17 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     if (bundle.memory?.offline === true) summary.offline.memory = true;
     // A row ms-swift would train on wrongly (an empty message, a tag without its image) is never
     // written: it is listed with its reasons (validate's training_rows rule should have caught it).
-    for (const row of [...sftCandidates(bundle, config), ...rlCandidates(bundle, config)]) {
+    const check = (row: SftRow | RlRow) => {
       const problems = rowShapeProblems(row);
-      if (problems.length === 0) continue;
+      if (problems.length === 0) return true;
       summary.rejectedRows.count++;
       if (summary.rejectedRows.examples.length < 20)
         summary.rejectedRows.examples.push({ id: row.id, reasons: problems });
       rejected.add(row.id);
-    }
-    for (const row of sftCandidates(bundle, config))
-      if (!rejected.has(row.id)) push(sftIds[split], row.task, row.id);
-    for (const row of rlCandidates(bundle, config))
-      if (!rejected.has(row.id)) push(rlIds[split], row.task, row.id);
+      return false;
+    };
+    for (const row of sftCandidates(bundle, config)) if (check(row)) push(sftIds[split], row.task, row.id);
+    for (const row of rlCandidates(bundle, config)) if (check(row)) push(rlIds[split], row.task, row.id);
     if (config.eval.splits.includes(split)) {
       await mme.addUser(bundle);
       personamem.addUser(bundle);

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { createReadStream } from 'node:fs';
 import { access, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { BudgetExceededError, EmptyResultError, StageError } from '../errors/index.js';
@@ -418,9 +419,12 @@ async function usersIn(inputs: string[], outputs: Record<string, string>): Promi
     const path = outputs[name];
     if (path === undefined) continue;
     try {
-      const text = await readFile(path);
+      // Streamed, and newlines found natively: the memory file is hundreds of MB at scale.
       let n = 0;
-      for (const byte of text) if (byte === 10) n++;
+      for await (const chunk of createReadStream(path)) {
+        const buffer = chunk as Buffer;
+        for (let at = buffer.indexOf(10); at !== -1; at = buffer.indexOf(10, at + 1)) n++;
+      }
       return n;
     } catch {
       return 0;
