@@ -24,6 +24,7 @@ export const memoryStage: MapStage<UserMemory> = {
   schema: UserMemory,
   // Stored compactly: snapshots as per-session deltas, repeated turns and tree states once.
   encode: (record) => encodeUserMemoryRecord(record),
+  workerModule: { url: import.meta.url, exportName: 'memoryStage' },
   async process(inputs, ctx) {
     const plan = UserPlan.parse(inputs.plan);
     const dialogue = UserDialogue.parse(inputs.synth);

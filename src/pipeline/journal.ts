@@ -77,6 +77,11 @@ export class StageJournal {
     await this.write(`{"userId":${JSON.stringify(userId)},"ok":true,"record":${JSON.stringify(record)}}`);
   }
 
+  /** A record already serialized (a worker thread sent its JSON text). */
+  async appendRecordJson(userId: string, json: string): Promise<void> {
+    await this.write(`{"userId":${JSON.stringify(userId)},"ok":true,"record":${json}}`);
+  }
+
   async appendFailure(userId: string, reason: string, code: string): Promise<void> {
     await this.write(JSON.stringify({ userId, ok: false, reason, code }));
   }

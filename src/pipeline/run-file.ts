@@ -17,6 +17,8 @@ export interface RunFileOptions {
   /** Points every model role at one OpenAI-compatible endpoint (overrides the file). */
   llm?: { baseUrl: string; model: string; apiKeyEnv?: string };
   budgetUsd?: number;
+  /** Worker threads for offline CPU-bound stages. @default the core count */
+  workers?: number;
   reporter?: RunReporter;
   signal?: AbortSignal;
   /** Run only these stages of the pipeline. */
@@ -119,6 +121,7 @@ async function runConfig(config: PipelineConfig, file: string, options: RunFileO
     stages: options.stages ?? defaultStages,
     shard: options.shard ?? null,
     ...(options.only === undefined ? {} : { only: options.only }),
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
     ...(options.force === undefined ? {} : { force: options.force }),
     ...(options.reporter === undefined ? {} : { reporter: options.reporter }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -1,12 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BudgetExceededError, PersonaForgeError, RunStopError, StageError } from '../errors/index.js';
+import {
+  BudgetExceededError,
+  type ErrorCode,
+  PersonaForgeError,
+  RunStopError,
+  StageError,
+} from '../errors/index.js';
 import type { QuarantineRecord } from '../schemas/common.js';
 import { StageJournal } from './journal.js';
 import { mergeJoin } from './merge-join.js';
 import { type RunReporter, StageMeter } from './progress.js';
 import { stateDir, writeLinesAtomic } from './stage-state.js';
 import type { MapStage, StageContext } from './types.js';
+import type { MapWorkerPool } from './worker-pool.js';
 
 export interface MapStageRun {
   in: number;
@@ -23,6 +30,8 @@ export interface MapStageDeps {
   now: () => number;
   /** Cumulative LLM figures, for progress lines. */
   usage: () => { tokens: number; costUsd: number; cacheHits: number };
+  /** Worker threads that run `process` (offline CPU-bound stages); in this thread when absent. */
+  pool?: MapWorkerPool;
 }
 
 /** Quarantine codes a later run retries: the cause may have passed. */
@@ -145,6 +154,20 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
   };
 
   const runOne = async (item: WorkItem): Promise<void> => {
+    if (deps.pool !== undefined) {
+      const reply = await deps.pool.run(item.records);
+      if (reply.ok) await journal.appendRecordJson(item.userId, reply.json);
+      else if (reply.stop) {
+        stopError ??= new RunStopError(reply.code as ErrorCode, reply.reason);
+        return;
+      } else {
+        await journal.appendFailure(item.userId, reply.reason, reply.code);
+        meter.failures++;
+      }
+      meter.done++;
+      report();
+      return;
+    }
     try {
       const record = await stage.process(item.records, ctx);
       const parsed = stage.schema.safeParse(record);

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { access, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BudgetExceededError, EmptyResultError, StageError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
@@ -15,6 +16,7 @@ import type { RunReporter } from './progress.js';
 import { runMapStage } from './run-map-stage.js';
 import { clearMarker, readMarker, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
 import type { Stage, StageContext } from './types.js';
+import { createMapWorkerPool } from './worker-pool.js';
 
 /** A stage plus the model roles it may call (for offline/online labelling in the manifest). */
 export interface StageEntry {
@@ -40,6 +42,8 @@ export interface RunPipelineOptions {
   now?: () => number;
   /** Users processed at once in per-user stages. @default config.concurrency */
   concurrency?: number;
+  /** Worker threads for offline CPU-bound map stages (1 = this thread only). @default the core count */
+  workers?: number;
 }
 
 export interface StageSummary {
@@ -217,16 +221,33 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     try {
       let result: { in: number; out: number; notes?: Record<string, unknown> };
       if (stage.kind === 'map') {
-        const run = await runMapStage(stage, {
-          ctx,
-          outputs,
-          concurrency: options.concurrency ?? config.concurrency,
-          reporter,
-          now,
-          usage: () => usageFigures(llm),
-        });
-        quarantine.push(...run.quarantined);
-        result = run;
+        // CPU-bound offline work runs on every core: the same bytes as in one thread.
+        const workers = options.workers ?? availableParallelism();
+        const pool =
+          stage.workerModule !== undefined && workers > 1 && entry.roles.every((role) => llm.isOffline(role))
+            ? createMapWorkerPool(workers, {
+                module: stage.workerModule.url,
+                exportName: stage.workerModule.exportName,
+                config,
+                runDir,
+                shard,
+              })
+            : undefined;
+        try {
+          const run = await runMapStage(stage, {
+            ctx,
+            outputs,
+            concurrency: pool === undefined ? (options.concurrency ?? config.concurrency) : 2 * pool.size,
+            reporter,
+            now,
+            usage: () => usageFigures(llm),
+            ...(pool === undefined ? {} : { pool }),
+          });
+          quarantine.push(...run.quarantined);
+          result = run;
+        } finally {
+          await pool?.close();
+        }
       } else {
         reporter({ type: 'stage-start', stage: name, total: reduceTotal, resumed: 0, unit: units.in });
         const run = await stage.run(ctx);

@@ -56,6 +56,11 @@ export interface MapStage<Out = unknown> {
    * as deltas). @default the record as is
    */
   encode?(record: Out): unknown;
+  /**
+   * Where worker threads load this stage from (its module URL and export name). When every model
+   * role of the stage is offline the runner runs `process` in a pool of workers, one per core.
+   */
+  workerModule?: { url: string; exportName: string };
 }
 
 /** A whole-corpus stage (validate, export, report): reads what it needs, writes atomically. */

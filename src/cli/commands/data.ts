@@ -18,6 +18,7 @@ interface RunFlags {
   llmModel?: string;
   llmApiKeyEnv?: string;
   budgetUsd?: number;
+  workers?: number;
   quiet?: boolean;
   json?: boolean;
 }
@@ -49,6 +50,7 @@ function runOptions(flags: RunFlags) {
       : { shard: flags.shard === 'auto' ? resolveAutoShard(process.env, flags.shards) : flags.shard }),
     ...(llm === undefined ? {} : { llm }),
     ...(flags.budgetUsd === undefined ? {} : { budgetUsd: flags.budgetUsd }),
+    ...(flags.workers === undefined ? {} : { workers: flags.workers }),
   };
 }
 
@@ -73,6 +75,11 @@ function withRunFlags(command: Command): Command {
     .option('--llm-model <name>', 'model served by --llm-base-url')
     .option('--llm-api-key-env <var>', 'environment variable holding the API key')
     .option('--budget-usd <x>', 'stop cleanly before spending more than this', parseNumber)
+    .option(
+      '--workers <n>',
+      'worker threads for offline CPU-bound stages (default: one per core; 1 = none)',
+      (v) => Math.max(1, Math.trunc(parseNumber(v))),
+    )
     .option('--quiet', 'no progress output')
     .option('--json', 'machine-readable progress events on stdout');
 }
