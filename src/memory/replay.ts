@@ -159,7 +159,10 @@ export async function replayMemory(
       if (memory.observeTurn(turn.time).newSession) boundaryMismatches++;
     }
     const turns = session.turns;
-    const chunk = config.tree.chunkTurns;
+    // PersonaTree windows of w dialogue rounds (a user turn and the assistant's reply; Inside
+    // Out's w = 3): a chunk ends before the user turn that would open round w + 1, so every
+    // chunk starts with the user (leading assistant turns join the first) and holds w rounds.
+    const chunkEnds = roundChunkEnds(turns, config.tree.chunkTurns);
     let nextChunk = 0;
     for (let position = 0; position < turns.length; position++) {
       const turn = turns[position] as Turn;
@@ -215,8 +218,8 @@ export async function replayMemory(
         );
         memory.inferPersonality(scores);
       }
-      const chunkEnd = Math.min(turns.length, nextChunk + chunk);
-      if (position === chunkEnd - 1) {
+      if (chunkEnds.has(position)) {
+        const chunkEnd = position + 1;
         const chunkTurns = turns.slice(nextChunk, chunkEnd);
         const gold = goldTreeOps(index, chunkTurns, tree.values);
         const opsText = formatTreeOps(gold.ops);
@@ -327,4 +330,20 @@ export async function replayMemory(
       sessionBoundaryMismatches: boundaryMismatches,
     },
   };
+}
+
+/** Positions where each window of `rounds` user/assistant rounds ends (the last one included). */
+export function roundChunkEnds(turns: ReadonlyArray<{ speaker: string }>, rounds: number): Set<number> {
+  const ends = new Set<number>();
+  let inChunk = 0;
+  turns.forEach((turn, position) => {
+    if (turn.speaker !== 'user') return;
+    if (inChunk === rounds) {
+      ends.add(position - 1);
+      inChunk = 0;
+    }
+    inChunk++;
+  });
+  if (turns.length > 0) ends.add(turns.length - 1);
+  return ends;
 }

@@ -57,7 +57,10 @@ export const PersonaTreeConfig = z
   .object({
     /** Schema file; null = the project's `data/persona-tree-schema.json`. */
     schemaPath: z.string().nullable().default(null),
-    /** Turns per chunk (Inside Out: w = 3 works best). */
+    /**
+     * Dialogue rounds (a user turn with the assistant's reply) per PersonaTree window (Inside Out:
+     * w = 3 works best); every window starts with the user.
+     */
     chunkTurns: z.number().int().min(1).default(3),
     /** Per-leaf value budget in characters; longer values are compressed deterministically. */
     leafMaxChars: z.number().int().min(16).default(240),
