@@ -150,6 +150,11 @@ describe('exportDataset', () => {
       expect(record.all_options).toMatch(/^\['\(a\) .*', '\(b\) .*', '\(c\) .*', '\(d\) .*'\]$/);
       expect(record.distance_to_ref_proportion_in_context).toMatch(/^\d+\.\d\d%$/);
       expect(Number(record.end_index_in_shared_context)).toBeGreaterThan(1);
+      // The published kinds (questions_32k.csv): an integer persona id, a UUID per question.
+      expect(record.persona_id).toMatch(/^\d+$/);
+      expect(record.question_id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
     }
     const contexts = await lines(join(runDir, 'export', 'eval', 'personamem', 'shared_contexts.jsonl'));
     expect(contexts).toHaveLength(8);

@@ -6,6 +6,24 @@ import type { ExportBundle } from '../read-run.js';
 import { formatMinute, optionLabel } from '../time-format.js';
 import { titleCase } from './common.js';
 
+/** Persona-MME's task names as its paper and `Persona-MME.json` spell them (FORMATS.md §7). */
+export const PERSONA_MME_TASK_NAMES: Record<string, string> = {
+  visual_detail_recall: 'Visual Detail Recall',
+  semantic_information_recall: 'Semantic Information Recall',
+  explicit_intent_inference: 'Explicit Intent Inference',
+  implicit_intent_recognition: 'Implicit Intent Recognition',
+  latest_preference_recognition: 'Latest Preference Recognition',
+  interest_evolution_analysis: 'Interest Evolution Analysis',
+  implicit_preference_recommendation: 'Implicit Preference Recommendation',
+  behavioral_pattern_recognition: 'Behavioral Pattern Recognition',
+  long_term_goal_tracking: 'Long-term Goal Tracking',
+  relationship_recognition: 'Relationship Recognition',
+  relationship_dynamics_comprehension: 'Relationship Dynamics Comprehension',
+  tiered_explanation_delivery: 'Tiered Explanation Delivery',
+  generalizing_to_new_scenarios: 'Generalizing to New Scenarios',
+  personality_alignment: 'Personality Alignment',
+};
+
 /** One Persona-MME question (FORMATS.md §7). */
 export interface PersonaMmeQuestion {
   data_path: string;
@@ -80,12 +98,17 @@ export function createPersonaMmeWriter(dir: string, config: ExportConfig) {
         join(userDir, 'user_data.json'),
         `${JSON.stringify(buildUserData(bundle, config.imageRoot), null, 2)}\n`,
       );
+      const seen = new Set<string>();
       for (const qa of targets) {
         const correct = qa.correctIndex ?? 0;
+        // The same question with the same options at the same time is one case, not two.
+        const key = JSON.stringify([qa.questionTime, qa.question, qa.choices, correct]);
+        if (seen.has(key)) continue;
+        seen.add(key);
         const question: PersonaMmeQuestion = {
           data_path: dataPath,
           type: qa.group,
-          question_type: titleCase(qa.task),
+          question_type: PERSONA_MME_TASK_NAMES[qa.task] ?? titleCase(qa.task),
           time: formatMinute(qa.questionTime),
           query: qa.question,
           choices: Object.fromEntries(qa.choices.map((choice, i) => [optionLabel(i), choice])),

@@ -58,10 +58,20 @@ export function pythonRepr(text: string): string {
  *
  * @example const writer = createPersonaMemWriter(dir, config); await writer.addUser(bundle); await writer.finish();
  */
+/** A name-based UUID (version 5 layout over sha256) for a question: stable across runs. */
+export function questionUuid(userId: string, qaId: string): string {
+  const hex = sha256(`personamem\u0000${userId}\u0000${qaId}`).slice(0, 32).split('');
+  hex[12] = '5';
+  hex[16] = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 export function createPersonaMemWriter(dir: string, config: ExportConfig) {
   const rows: string[] = [PERSONAMEM_COLUMNS.join(',')];
   const contexts: string[] = [];
   const tokens = (letters: number) => Math.ceil(letters / config.eval.charsPerToken);
+  let personas = 0;
   return {
     addUser(bundle: ExportBundle): void {
       const targets = bundle.plan.qa.filter(
@@ -71,6 +81,7 @@ export function createPersonaMemWriter(dir: string, config: ExportConfig) {
           qa.correctIndex !== null,
       );
       if (targets.length === 0) return;
+      const personaIndex = personas++;
       const persona = bundle.plan.enriched.persona;
       const messages: Array<{ role: string; content: string }> = [
         {
@@ -111,9 +122,10 @@ export function createPersonaMemWriter(dir: string, config: ExportConfig) {
         const contextTokens = tokens(letters);
         const distanceTokens = tokens(distanceLetters);
         const options = qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`);
+        // The published kinds: an integer persona id and a UUID per question (deterministic here).
         const values: Array<string | number> = [
-          bundle.plan.userId,
-          qa.id,
+          personaIndex,
+          questionUuid(bundle.plan.userId, qa.id),
           qa.task,
           qa.group,
           contextTokens,
