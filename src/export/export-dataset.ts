@@ -108,6 +108,7 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
   const mme = createPersonaMmeWriter(join(outDir, 'eval', 'persona-mme'), config);
   const personamem = createPersonaMemWriter(join(outDir, 'eval', 'personamem'), config);
   const locomo: unknown[] = [];
+  const locomoUsers: Record<string, string> = {};
   const seen = new Set<string>();
   const imagePaths = new Set<string>();
   const rejected = new Set<string>();
@@ -140,6 +141,9 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
       personamem.addUser(bundle);
       const sample = buildLocomoSample(bundle, config);
       if (sample !== null) {
+        // LoCoMo's kind of id, numbered in user order (the user id stays in the dataset card's mapping).
+        sample.sample_id = `conv-${locomo.length + 1}`;
+        locomoUsers[sample.sample_id] = bundle.plan.userId;
         locomo.push(sample);
         summary.eval.locomo.samples++;
         summary.eval.locomo.questions += sample.qa.length;
@@ -150,6 +154,7 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
   summary.eval.personaMme = await mme.finish();
   summary.eval.personamem = await personamem.finish();
   await writeJson(join(outDir, 'eval', 'locomo.json'), locomo);
+  if (locomo.length > 0) await writeJson(join(outDir, 'eval', 'locomo-users.json'), locomoUsers);
 
   const keep = new Set<string>();
   for (const split of SPLITS) {

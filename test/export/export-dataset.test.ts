@@ -190,7 +190,27 @@ describe('exportDataset', () => {
     const samples = JSON.parse(await readFile(join(runDir, 'export', 'eval', 'locomo.json'), 'utf8'));
     expect(samples).toHaveLength(8);
     const sample = samples[0];
-    expect(sample.sample_id).toBe('user-0000');
+    // LoCoMo's kinds: `conv-<n>` ids (mapped back to users beside it) and its key order.
+    expect(sample.sample_id).toBe('conv-1');
+    expect(
+      JSON.parse(await readFile(join(runDir, 'export', 'eval', 'locomo-users.json'), 'utf8'))['conv-1'],
+    ).toBe('user-0000');
+    expect(Object.keys(sample)).toEqual([
+      'qa',
+      'conversation',
+      'event_summary',
+      'observation',
+      'session_summary',
+      'sample_id',
+    ]);
+    expect(sample.observation.session_1_observation[sample.conversation.speaker_a][0]).toEqual([
+      expect.any(String),
+      'D1:1',
+    ]);
+    expect(sample.session_summary.session_1_summary).toMatch(
+      /had a conversation at 9:00 am on 1 March, 2024/,
+    );
+    expect(sample.event_summary.events_session_1.date).toBe('1 March, 2024');
     expect(sample.conversation.session_1_date_time).toBe('9:00 am on 1 March, 2024');
     expect(sample.conversation.session_1[0]).toMatchObject({
       dia_id: 'D1:1',

@@ -23,11 +23,38 @@ export function buildLocomoSample(bundle: ExportBundle, config: ExportConfig) {
   const speakerA = bundle.plan.enriched.persona.name;
   const conversation: Record<string, unknown> = { speaker_a: speakerA, speaker_b: 'Assistant' };
   const diaIds = new Map<string, string>();
+  const slots = new Map(bundle.plan.slots.map((slot) => [slot.id, slot]));
+  const observation: Record<string, unknown> = {};
+  const sessionSummary: Record<string, string> = {};
+  const eventSummary: Record<string, unknown> = {};
   let n = 0;
   for (const session of bundle.dialogue.sessions) {
     if (Date.parse(session.start) >= lastAsked) break;
     n++;
     conversation[`session_${n}_date_time`] = formatLocomoTime(session.start);
+    // What the user's turns state (the plan's facts, third person, with the turn's dia_id), the
+    // session's summary and its life events, in LoCoMo's shapes.
+    const facts: Array<[string, string]> = [];
+    const events: string[] = [];
+    session.turns.forEach((turn, t) => {
+      for (const slot of turn.slots.flatMap((id) => slots.get(id) ?? [])) {
+        if (slot.kind === 'noise') continue;
+        facts.push([slot.statement, `D${n}:${t + 1}`]);
+        if (slot.kind === 'drift' || slot.kind === 'goal' || slot.kind === 'relationship')
+          events.push(`${slot.statement}.`);
+      }
+    });
+    observation[`session_${n}_observation`] = { [speakerA]: facts, Assistant: [] };
+    const when = formatLocomoTime(session.start);
+    const topics = bundle.plan.sessions[session.index]?.topics ?? [];
+    sessionSummary[`session_${n}_summary`] =
+      `${speakerA} and the assistant had a conversation at ${when}${topics.length > 0 ? ` about ${topics.join(', ')}` : ''}.` +
+      (facts.length > 0 ? ` ${facts.map(([fact]) => `${fact}.`).join(' ')}` : '');
+    eventSummary[`events_session_${n}`] = {
+      [speakerA]: events,
+      Assistant: [],
+      date: when.replace(/^.* on /, ''),
+    };
     conversation[`session_${n}`] = session.turns.map((turn, t) => {
       const diaId = `D${n}:${t + 1}`;
       diaIds.set(turn.id, diaId);
@@ -50,5 +77,13 @@ export function buildLocomoSample(bundle: ExportBundle, config: ExportConfig) {
       ? { question: target.question, evidence, category, adversarial_answer: target.answer }
       : { question: target.question, answer: target.answer, evidence, category };
   });
-  return { sample_id: bundle.plan.userId, conversation, qa };
+  // The published key order; the export names samples `conv-<n>` (the published kind).
+  return {
+    qa,
+    conversation,
+    event_summary: eventSummary,
+    observation,
+    session_summary: sessionSummary,
+    sample_id: bundle.plan.userId,
+  };
 }
