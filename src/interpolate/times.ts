@@ -15,8 +15,27 @@ export function interpolationTimes(tStart: number, tEnd: number, count: number, 
   return times;
 }
 
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
 /**
- * Places N sessions of the given durations at τ_1…τ_N between two host sessions. The host
+ * A session time moved out of the night (00:00–08:00 and 22:00–24:00, host clock) to the same
+ * day's waking hours, keeping its minutes, when the gap spans days — people do not chat with
+ * their assistant at 3 am as often as τ_j would have them. The formula's time is kept when the
+ * move would leave the gap.
+ */
+function awake(tau: number, duration: number, tStart: number, tEnd: number): number {
+  if (tEnd - tStart < DAY) return tau;
+  const day = Math.floor(tau / DAY) * DAY;
+  const local = tau - day;
+  const moved =
+    local < 8 * HOUR ? day + 8 * HOUR + local : local >= 22 * HOUR ? day + local - 10 * HOUR : tau;
+  return moved > tStart && moved + duration < tEnd ? moved : tau;
+}
+
+/**
+ * Places N sessions of the given durations at τ_1…τ_N between two host sessions (a time at night
+ * moves to the same day's waking hours when the gap spans days, see `awake`). The host
  * session before ends at `tStart`, the next starts at `tEnd`. Throws `InterpolationError` when
  * the merged timeline would not be strictly increasing (the gap is too small).
  *
@@ -34,7 +53,9 @@ export function placeSessions(
       { hint: 'choose another --position' },
     );
   }
-  const starts = interpolationTimes(tStart, tEnd, durations.length, resolutionMs);
+  const starts = interpolationTimes(tStart, tEnd, durations.length, resolutionMs).map((tau, j) =>
+    awake(tau, durations[j]!, tStart, tEnd),
+  );
   let previousEnd = tStart;
   for (let j = 0; j < starts.length; j++) {
     const start = starts[j]!;

@@ -36,13 +36,23 @@ describe('interpolateIntoHost (LoCoMo fixture)', () => {
     expect(report.position).toBe(2);
     expect(report.mergedSessions).toBe(7);
     expect(report.renumbered).toEqual({ '3': 6, '4': 7 });
-    // τ_j = t_start + j/(N+1)·(t_end − t_start), floored to the minute.
+    // τ_j = t_start + j/(N+1)·(t_end − t_start), floored to the minute; over a gap of days a
+    // time at night (before 08:00 or from 22:00) moves to the same day's waking hours.
     const tStart = parseLocomoTime(host.conversation.session_2_date_time as string);
     const tEnd = parseLocomoTime(host.conversation.session_3_date_time as string);
+    const day = 86_400_000;
+    const hour = 3_600_000;
+    let moved = 0;
     for (let j = 1; j <= 3; j++) {
       const tau = Math.floor((tStart + (j / 4) * (tEnd - tStart)) / 60_000) * 60_000;
-      expect(merged[`session_${2 + j}_date_time`]).toBe(formatLocomoTime(tau));
+      const local = tau % day;
+      const expected = local < 8 * hour ? tau + 8 * hour : local >= 22 * hour ? tau - 10 * hour : tau;
+      if (expected !== tau) moved++;
+      expect(merged[`session_${2 + j}_date_time`]).toBe(formatLocomoTime(expected));
+      const at = parseLocomoTime(merged[`session_${2 + j}_date_time`] as string) % day;
+      expect(at >= 8 * hour && at < 22 * hour).toBe(true);
     }
+    expect(moved).toBeGreaterThan(0);
     const times = sessionTimes(merged);
     expect(times).toHaveLength(7);
     for (let i = 1; i < times.length; i++) expect(times[i]!).toBeGreaterThan(times[i - 1]!);
