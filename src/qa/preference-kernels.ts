@@ -21,8 +21,41 @@ import {
 import { PERSONAMEM_TOPICS } from './tasks.js';
 
 const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** "food.cuisine-thai@time" → "cuisine thai". */
-export const slotTopic = (slot: string) => (baseSlot(slot).split('.')[1] ?? slot).replace(/-/g, ' ');
+/** Catalogue slot keys whose words do not read as a topic on their own. */
+const TOPIC_WORDS: Record<string, string> = {
+  'books-buy': 'buying books',
+  'plants-buy': 'buying plants',
+  'cuisine-thai': 'Thai food',
+  'cuisine-indian': 'Indian food',
+  'cuisine-mexican': 'Mexican food',
+  'cuisine-cantonese': 'Cantonese food',
+  'kids-food': "my kids' food",
+  'camera-gear': 'camera gear',
+  'flight-seat': 'flight seats',
+  'road-trip': 'road trips',
+  'family-trips': 'family trips',
+  'food-travel': 'food on trips',
+  'music-genre': 'music',
+  'board-games': 'board games',
+  'sports-watch': 'watching sports',
+  'fountain-pens': 'fountain pens',
+  'second-hand': 'second-hand things',
+  'street-food': 'street food',
+  online: 'online shopping',
+  eco: 'eco-friendly products',
+  heat: 'hot weather',
+  reality: 'reality shows',
+  social: 'socialising',
+  series: 'TV series',
+  home: 'my home',
+  weekend: 'weekends',
+  budget: 'travel budgets',
+};
+/** "food.cuisine-thai@time" → "Thai food": a catalogue slot as words a user would say. */
+export const slotTopic = (slot: string) => {
+  const key = baseSlot(slot).split('.')[1] ?? slot;
+  return TOPIC_WORDS[key] ?? key.replace(/-/g, ' ');
+};
 const base = (p: Pick<Preference, 'polarity' | 'item'>) => `${p.polarity} ${p.item}`;
 
 const SCENARIOS: Record<string, string> = {

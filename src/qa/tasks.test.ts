@@ -36,3 +36,22 @@ describe('allocateTasks', () => {
     expect(allocateTasks(LOCOMO_TASKS, 5, zero)).toEqual([]);
   });
 });
+
+describe('question wording', () => {
+  it('names a preference slot in words, never as its catalogue key', async () => {
+    const { slotTopic } = await import('./preference-kernels.js');
+    expect(slotTopic('shopping.plants-buy')).toBe('buying plants');
+    expect(slotTopic('food.cuisine-thai@2024-01-01T00:00:00.000Z')).toBe('Thai food');
+    expect(slotTopic('food.coffee')).toBe('coffee');
+    // Catalogue keys read as words: no "plants buy", "cuisine thai", "music genre".
+    const { readFileSync } = await import('node:fs');
+    const catalogue = readFileSync(
+      new URL('../plan/catalogue/preference-catalogue.ts', import.meta.url),
+      'utf8',
+    );
+    const keys = [...catalogue.matchAll(/^\s+\['([a-z0-9-]+)'/gm)].map((m) => m[1] as string);
+    expect(keys.length).toBeGreaterThan(50);
+    for (const key of keys)
+      expect(slotTopic(`x.${key}`), key).not.toMatch(/ buy$|^cuisine |^kids |genre$|^sports watch$/);
+  });
+});
