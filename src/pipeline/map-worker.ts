@@ -3,6 +3,7 @@ import { createLlmClient } from '../llm/index.js';
 import { LlmConfig } from '../schemas/llm-config.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
 import { createRng } from '../util/rng.js';
+import { schemaFailure } from './run-map-stage.js';
 import type { MapStage, StageContext } from './types.js';
 
 /**
@@ -44,11 +45,7 @@ parentPort?.on('message', async (message: { id: number; records: Record<string, 
     const record = await stage.process(message.records, ctx);
     const parsed = stage.schema.safeParse(record);
     if (!parsed.success) {
-      const reason = `output does not match the stage schema: ${parsed.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-        .join('; ')}`;
-      reply = { id: message.id, ok: false, reason, code: 'SCHEMA', stop: false };
+      reply = { id: message.id, ok: false, reason: schemaFailure(parsed.error), code: 'SCHEMA', stop: false };
     } else {
       const stored = stage.encode === undefined ? parsed.data : stage.encode(parsed.data);
       reply = { id: message.id, ok: true, json: JSON.stringify(stored) };

@@ -34,6 +34,16 @@ export interface MapStageDeps {
   pool?: MapWorkerPool;
 }
 
+/** Why a stage's output was refused: its first schema issues, with their paths. */
+export function schemaFailure(error: {
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>;
+}): string {
+  return `output does not match the stage schema: ${error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)
+    .join('; ')}`;
+}
+
 /** Quarantine codes a later run retries: the cause may have passed. */
 export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'LLM_CALL_FAILED',
@@ -172,11 +182,7 @@ export async function runMapStage(stage: MapStage, deps: MapStageDeps): Promise<
       const record = await stage.process(item.records, ctx);
       const parsed = stage.schema.safeParse(record);
       if (!parsed.success) {
-        const reason = `output does not match the stage schema: ${parsed.error.issues
-          .slice(0, 3)
-          .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-          .join('; ')}`;
-        await journal.appendFailure(item.userId, reason, 'SCHEMA');
+        await journal.appendFailure(item.userId, schemaFailure(parsed.error), 'SCHEMA');
         meter.failures++;
       } else {
         await journal.appendRecord(

@@ -184,6 +184,12 @@ describe('--budget-usd', () => {
   }, 120_000);
 });
 
+/** A teacher that always answers beside the schema; every other prompt gets the fake model. */
+const brokenTeacher = (request: { body: Record<string, unknown> }) => {
+  const format = request.body.response_format as { json_schema?: { name?: string } } | undefined;
+  return format?.json_schema?.name === 'semantic_write' ? { decision: 'maybe' } : undefined;
+};
+
 describe('LLM faults never become silent gaps', () => {
   it('a dead endpoint is exit 3, every user quarantined LLM_CALL_FAILED; the same command, once it is up, completes', async () => {
     const port = await new Promise<number>((done) => {
@@ -229,13 +235,7 @@ describe('LLM faults never become silent gaps', () => {
 
   it('a teacher that never answers validly quarantines the user with a retryable code; the next run clears it', async () => {
     const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
-    const broken = await startFakeLlmServer({
-      respond: (request) => {
-        const format = request.body.response_format as { json_schema?: { name?: string } } | undefined;
-        // A teacher that always answers beside the schema; every other prompt gets the fake model.
-        return format?.json_schema?.name === 'semantic_write' ? { decision: 'maybe' } : undefined;
-      },
-    });
+    const broken = await startFakeLlmServer({ respond: brokenTeacher });
     const healthy = await startFakeLlmServer({});
     try {
       const out = join(work, 'teacher');
@@ -291,12 +291,7 @@ describe('LLM faults never become silent gaps', () => {
 
   it('with memory.teacherOnFailure: fail, a teacher without a valid answer stops the run (exit 1, named), and the fixed endpoint resumes it', async () => {
     const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
-    const broken = await startFakeLlmServer({
-      respond: (request) => {
-        const format = request.body.response_format as { json_schema?: { name?: string } } | undefined;
-        return format?.json_schema?.name === 'semantic_write' ? { decision: 'maybe' } : undefined;
-      },
-    });
+    const broken = await startFakeLlmServer({ respond: brokenTeacher });
     const healthy = await startFakeLlmServer({});
     try {
       const strict = join(work, 'strict-teacher.yaml');
