@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { exitCodeFor, isPersonaForgeError } from '../errors/index.js';
 import { registerDataCommands } from './commands/data.js';
+import { registerEvalCommand } from './commands/eval.js';
 import { registerScaleCommands } from './commands/scale.js';
 import { registerToolCommands } from './commands/tools.js';
 
@@ -21,6 +22,7 @@ export function createProgram(options: { json?: boolean } = {}): Command {
   }
   registerDataCommands(program);
   registerToolCommands(program);
+  registerEvalCommand(program);
   registerScaleCommands(program);
   return program;
 }

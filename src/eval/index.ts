@@ -21,15 +21,9 @@ import {
 import type { EvalItem } from './types.js';
 
 export { LOCOMO_CATEGORIES, loadEvalSet, locomoTime, parseCsv } from './load.js';
-export {
-  assembleFull,
-  type EvalRecord,
-  type EvalStrategy,
-  runEval,
-  snapshotOf,
-  visibleHistory,
-} from './run.js';
+export { type EvalRecord, type EvalStrategy, runEval, visibleHistory } from './run.js';
 export { extractAnswer, locomoF1, locomoMultiF1, normalizeLocomo, scoreItem } from './score.js';
+export { assembleFull, snapshotOf } from './strategies.js';
 export * from './summary.js';
 export type { EvalFormat, EvalItem, EvalSet, EvalTurn } from './types.js';
 

@@ -1,18 +1,27 @@
 import { setMaxListeners } from 'node:events';
-import { createReadStream } from 'node:fs';
-import { access, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { access, mkdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BudgetExceededError, EmptyResultError, StageError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
-import { isTempFile, writeJson } from '../util/fs.js';
 import { hashValue, stableStringify } from '../util/hash.js';
 import { createRng } from '../util/rng.js';
 import { acquireRunLock } from './lock.js';
-import { gitCommit, hashOutputs, outputDigests, outputsMatch, packageVersion } from './manifest.js';
+import { outputDigests, outputsMatch } from './manifest.js';
 import type { RunReporter } from './progress.js';
+import {
+  removeStrayTempFiles,
+  resetJournalIfStale,
+  stageOutputs,
+  usersIn,
+  writeManifest,
+  writeRunQuarantine,
+} from './run-files.js';
+
+export { stageOutputs };
+
 import { runMapStage } from './run-map-stage.js';
 import { clearMarker, readMarker, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
 import type { Stage, StageContext } from './types.js';
@@ -357,101 +366,11 @@ function usageFigures(llm: LlmClient): { tokens: number; costUsd: number; cacheH
   };
 }
 
-/** A journal left by a run of a different configuration cannot be resumed: start that stage afresh. */
-async function resetJournalIfStale(runDir: string, stage: string, fingerprint: string): Promise<boolean> {
-  const fingerprintFile = join(stateDir(runDir), `${stage}.fingerprint`);
-  let previous: string | null = null;
-  try {
-    previous = (await readFile(fingerprintFile, 'utf8')).trim();
-  } catch {
-    previous = null;
-  }
-  if (previous !== fingerprint) {
-    const { writeFile } = await import('node:fs/promises');
-    await rm(join(stateDir(runDir), `${stage}.journal.jsonl`), { force: true });
-    await writeFile(fingerprintFile, `${fingerprint}\n`);
-    return true;
-  }
-  return false;
-}
-
-/** `quarantine.jsonl` = every stage's quarantined records, in stage order. */
-async function writeRunQuarantine(runDir: string, stages: string[]): Promise<void> {
-  const lines: string[] = [];
-  for (const name of stages) {
-    try {
-      const text = await readFile(join(stateDir(runDir), `${name}.quarantine.jsonl`), 'utf8');
-      for (const line of text.split('\n')) if (line !== '') lines.push(line);
-    } catch {
-      // stage not run yet
-    }
-  }
-  await writeLinesAtomic(join(runDir, 'quarantine.jsonl'), lines);
-}
-
-async function writeManifest(
-  runDir: string,
-  options: RunPipelineOptions,
-  summary: RunSummary,
-  times: { startedAt: string; finishedAt: string; configHash: string; status: string },
-): Promise<void> {
-  const usage = options.llm.usage();
-  const roles = [...new Set(Object.values(options.stages).flatMap((entry) => entry.roles))].sort();
-  await writeJson(join(runDir, 'manifest.json'), {
-    tool: 'persona-forge',
-    version: await packageVersion(),
-    gitCommit: await gitCommit(),
-    status: times.status,
-    message: summary.message ?? null,
-    startedAt: times.startedAt,
-    finishedAt: times.finishedAt,
-    pipeline: { file: options.configFile, name: options.config.name, configHash: times.configHash },
-    seed: options.config.seed,
-    shard: options.shard == null ? null : `${options.shard.index}/${options.shard.count}`,
-    offline: Object.fromEntries(roles.map((role) => [role, options.llm.isOffline(role)])),
-    stages: summary.stages,
-    usage,
-    config: options.config,
-    files: await hashOutputs(runDir, [
-      'quarantine.jsonl',
-      ...options.config.stages.flatMap((name) => {
-        const entry = options.stages[name];
-        return entry === undefined ? [] : stageOutputs(entry.stage);
-      }),
-    ]),
-  });
-}
-
 /** What a stage's `in` and `out` count. */
 function stageUnits(stage: Stage): { in: string; out: string } {
   return stage.kind === 'reduce'
     ? (stage.units ?? { in: 'users', out: 'users' })
     : { in: 'users', out: 'users' };
-}
-
-/** Every path a stage writes, relative to the run directory. */
-export function stageOutputs(stage: Stage): string[] {
-  return stage.kind === 'map' ? [stage.output, ...(stage.sideOutputs ?? [])] : stage.outputs;
-}
-
-/** Users in the last per-user output among `inputs` (what a reduce stage will read). */
-async function usersIn(inputs: string[], outputs: Record<string, string>): Promise<number> {
-  for (const name of [...inputs].reverse()) {
-    const path = outputs[name];
-    if (path === undefined) continue;
-    try {
-      // Streamed, and newlines found natively: the memory file is hundreds of MB at scale.
-      let n = 0;
-      for await (const chunk of createReadStream(path)) {
-        const buffer = chunk as Buffer;
-        for (let at = buffer.indexOf(10); at !== -1; at = buffer.indexOf(10, at + 1)) n++;
-      }
-      return n;
-    } catch {
-      return 0;
-    }
-  }
-  return 0;
 }
 
 /** The most common quarantine reasons (with the user id taken out, so they group). */
@@ -473,31 +392,4 @@ function runStatus(summary: RunSummary, error?: unknown): string {
   if (summary.stages.some((s) => s.status === 'empty')) return 'empty';
   if (error instanceof BudgetExceededError) return 'stopped: budget';
   return summary.stages.some((s) => s.status === 'stopped') ? 'stopped' : 'failed';
-}
-
-/**
- * Removes temporary files an interrupted write left behind (a crash between writing and
- * renaming), so a resumed run ends with exactly the files of an uninterrupted one. Nested run
- * directories under `shards/` belong to their own runs and are left alone.
- */
-async function removeStrayTempFiles(runDir: string): Promise<void> {
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    let entries: Array<import('node:fs').Dirent>;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth === 0 && (entry.name === 'shards' || entry.name === 'slurm' || entry.name === 'k8s'))
-          continue;
-        await walk(full, depth + 1);
-      } else if (isTempFile(entry.name)) {
-        await rm(full, { force: true });
-      }
-    }
-  };
-  await walk(runDir, 0);
 }
