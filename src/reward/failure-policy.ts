@@ -106,9 +106,10 @@ export function trainerRewards(
   const keys = items.map((item) => groupKey(item));
   const failedIndexes = values.flatMap((value, index) => (value === null ? [index] : []));
   const codes: Record<string, number> = {};
+  const codeAt = new Map<number, string>();
+  for (const error of response.errors) if (!codeAt.has(error.index)) codeAt.set(error.index, error.code);
   for (const index of failedIndexes) {
-    const error = response.errors.find((entry) => entry.index === index);
-    const code = error?.code ?? 'failed';
+    const code = codeAt.get(index) ?? 'failed';
     codes[code] = (codes[code] ?? 0) + 1;
   }
   // Group sums from this request (history is updated after the fill, so it never counts twice).

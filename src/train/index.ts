@@ -33,7 +33,6 @@ export {
   resolveDatasets,
   type TrainCommand,
 } from './command.js';
-export { type DatasetSample, sampleDataset } from './dataset-columns.js';
 export { formatDryRun } from './dry-run.js';
 export { type FollowRunHandlers, followRun, type RunFollower } from './follow.js';
 export {
