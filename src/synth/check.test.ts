@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EvidenceSlot } from '../schemas/plan.js';
 import { checkChunkSlots, lexicalSlotCheck } from './check.js';
+import { meaningProblems, slotExpectations } from './meaning.js';
 
 const slot = (keywords: string[]): EvidenceSlot => ({
   id: 's1',
@@ -31,5 +32,39 @@ describe('checkChunkSlots', () => {
       unsureFraction: 0.5,
     });
     expect(result).toEqual({ missing: [slot(['Sichuan', 'hotpot'])], judgeCalls: 0 });
+  });
+
+  it('regenerates a slot whose keywords are present but whose meaning contradicts the plan', async () => {
+    const plan = {
+      drift: [],
+      preferences: [
+        {
+          id: 'p1',
+          category: 'food' as const,
+          slot: 'spicy',
+          item: 'Sichuan hotpot',
+          polarity: 'dislike' as const,
+          keywords: ['hotpot'],
+          validFrom: '2024-01-01T00:00:00.000Z',
+          validUntil: null,
+          origin: 'initial' as const,
+          condition: null,
+        },
+      ],
+    };
+    const options = {
+      unsureFraction: 0.5,
+      meaning: (s: EvidenceSlot, text: string) => meaningProblems(text, slotExpectations(plan, s)),
+    };
+    const wrong = await checkChunkSlots(
+      [{ slots: [slot(['hotpot'])], user: 'I adore Sichuan hotpot' }],
+      options,
+    );
+    expect(wrong.missing).toEqual([slot(['hotpot'])]);
+    const right = await checkChunkSlots(
+      [{ slots: [slot(['hotpot'])], user: 'I cannot stand Sichuan hotpot' }],
+      options,
+    );
+    expect(right.missing).toEqual([]);
   });
 });

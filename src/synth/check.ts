@@ -34,6 +34,12 @@ export interface CheckChunkOptions {
   llm?: LlmClient;
   unsureFraction: number;
   stage?: string;
+  /**
+   * Meaning check run on a slot whose keywords are present (src/synth/meaning.ts): any problem
+   * it returns makes the slot missing, so the chunk is regenerated. Keywords alone pass "I have
+   * gotten into X" for a planned new dislike.
+   */
+  meaning?: (slot: EvidenceSlot, text: string) => readonly string[];
 }
 
 /**
@@ -51,7 +57,10 @@ export async function checkChunkSlots(
   for (const round of rounds) {
     for (const slot of round.slots) {
       const check = lexicalSlotCheck(slot, round.user, options.unsureFraction);
-      if (check.status === 'expressed') continue;
+      if (check.status === 'expressed') {
+        if ((options.meaning?.(slot, round.user) ?? []).length > 0) missing.push(slot);
+        continue;
+      }
       if (check.status === 'missing' || options.llm === undefined) {
         missing.push(slot);
         continue;

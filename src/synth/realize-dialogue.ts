@@ -6,6 +6,7 @@ import type { EvidenceSlot, Preference, SessionPlan, UserPlan } from '../schemas
 import { SynthConfig, type SynthConfigInput } from '../schemas/synth-config.js';
 import { generateBehaviors } from './behaviors.js';
 import { checkChunkSlots } from './check.js';
+import { meaningProblems, slotExpectations } from './meaning.js';
 import { createPlanView, type PlanView } from './plan-view.js';
 import type { ChunkRound, CompactState, RealizedRound, Realizer } from './realizer.js';
 
@@ -283,6 +284,7 @@ async function realizeChecked(
         ...(options.llm === undefined ? {} : { llm: options.llm }),
         unsureFraction: config.judgeWhenKeywordFraction,
         stage: options.stage ?? 'synth',
+        meaning: (slot, text) => meaningProblems(text, slotExpectations(view.plan, slot)),
       },
     );
     stats.judgeCalls += check.judgeCalls;

@@ -1,4 +1,4 @@
-import type { EvidenceSlot, Preference } from '../../schemas/plan.js';
+import type { DriftEvent, EvidenceSlot, Preference } from '../../schemas/plan.js';
 import type { Rng } from '../../util/rng.js';
 import { createGrammar, type Grammar, sentence } from '../grammar.js';
 import type { PlanView } from '../plan-view.js';
@@ -46,6 +46,41 @@ function baseVars(ctx: RoundContext): Record<string, string> {
   return { topic: ctx.topic, name: ctx.name };
 }
 
+const cap = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+
+/**
+ * A drift statement built from its typed meaning: the operation (add/delete/modify), the
+ * polarity of each side, the condition of the opened preference, and whether the cause is said
+ * (explicit) or only the new behaviour shows (implicit).
+ */
+export function driftText(
+  ctx: RoundContext,
+  drift: DriftEvent,
+  keywords: readonly string[],
+  rng: Rng,
+): string {
+  const plan = ctx.view.plan;
+  const opened = plan.preferences.find((p) => p.id === drift.preferenceId);
+  const closed = plan.preferences.find((p) => p.id === drift.previousPreferenceId);
+  const implicit = drift.visibility === 'implicit' ? 'Implicit' : '';
+  const vars: Record<string, string> = { ...baseVars(ctx), cause: firstPerson(drift.cause) };
+  const condition =
+    opened?.condition == null
+      ? ''
+      : GRAMMAR.pick(SLOT_TEMPLATES.condition!, { when: opened.condition.when }, rng);
+  if (opened !== undefined && closed !== undefined) {
+    vars.prev = closed.item;
+    vars.kwItem = withKeywords(opened.item, keywords);
+    vars.from = GRAMMAR.pick(SLOT_TEMPLATES[`driftFrom${cap(closed.polarity)}`]!, vars, rng);
+    vars.to = GRAMMAR.pick(SLOT_TEMPLATES[`driftTo${cap(opened.polarity)}`]!, vars, rng) + condition;
+    return GRAMMAR.pick(SLOT_TEMPLATES[`driftModify${implicit}`]!, vars, rng);
+  }
+  const pref = (opened ?? closed) as Preference;
+  vars.kwItem = withKeywords(pref.item, keywords);
+  const op = opened === undefined ? 'Delete' : 'Add';
+  return GRAMMAR.pick(SLOT_TEMPLATES[`drift${op}${cap(pref.polarity)}${implicit}`]!, vars, rng) + condition;
+}
+
 function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
   const plan = ctx.view.plan;
   const vars = baseVars(ctx);
@@ -64,13 +99,7 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
     if (pref.condition !== null)
       text += GRAMMAR.pick(SLOT_TEMPLATES.condition!, { when: pref.condition.when }, rng);
   } else if (drift !== undefined) {
-    const opened = plan.preferences.find((p) => p.id === drift.preferenceId);
-    const closed = plan.preferences.find((p) => p.id === drift.previousPreferenceId);
-    vars.cause = firstPerson(drift.cause);
-    vars.prev = closed?.item ?? 'what I used to like';
-    vars.kwItem = withKeywords(opened?.item ?? closed?.item ?? '', keywords);
-    const kind = opened === undefined ? 'driftDelete' : closed === undefined ? 'driftAdd' : 'drift';
-    text = GRAMMAR.pick(SLOT_TEMPLATES[kind]!, vars, rng);
+    text = driftText(ctx, drift, keywords, rng);
   } else if (person !== undefined) {
     vars.kwPerson = withKeywords(`my ${person.relation} ${person.name}`, keywords);
     text = GRAMMAR.pick(SLOT_TEMPLATES.relationship!, vars, rng);
@@ -182,7 +211,12 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
     } else if (drift !== undefined) {
       const opened = plan.preferences.find((p) => p.id === drift.preferenceId);
       const closed = plan.preferences.find((p) => p.id === drift.previousPreferenceId);
-      key = opened === undefined ? 'statement' : closed === undefined ? 'like' : 'drift';
+      key =
+        opened === undefined
+          ? 'statement'
+          : closed === undefined
+            ? opened.polarity
+            : `drift${cap(opened.polarity)}`;
       vars.item = opened?.item ?? '';
       vars.prev = closed?.item ?? 'the old favourite';
     } else if (slot.kind === 'relationship') {

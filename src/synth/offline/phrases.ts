@@ -19,20 +19,48 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '{timeRef} I was reminded that I [dislike|do not enjoy|really avoid] {kwItem}',
   ],
   condition: [', but only {when}', ', at least {when}', ' - mostly {when}'],
-  drift: [
-    '[update|small news|funny thing]: I have switched from {prev} to {kwItem} because {cause}',
-    'I am [done with|off] {prev} these days; {cause}, so it is {kwItem} for me now',
-    'things changed {timeRef}: {cause}, and now I prefer {kwItem} over {prev}',
+  // Drift (explicit: the cause is said; implicit: only the new behaviour shows). Each item
+  // sits in its own clause so the stance toward it reads unambiguously (src/synth/meaning.ts).
+  driftAddLike: [
+    '[lately|recently|these days] I have gotten into {kwItem}, because {cause}',
+    'new thing for me: I really enjoy {kwItem} now, because {cause}',
+    '{cause}, so I started with {kwItem} {timeRef} and I love it',
   ],
-  driftAdd: [
-    '[lately|recently|these days] I have gotten into {kwItem}; {cause}',
-    'new thing for me: {kwItem}, because {cause}',
-    '{cause}, so I started with {kwItem} {timeRef}',
+  driftAddDislike: [
+    '[lately|recently|these days] I cannot stand {kwItem}, because {cause}',
+    'new rule for me: no {kwItem}, because {cause}',
+    '{cause}, so now I avoid {kwItem}',
   ],
-  driftDelete: [
-    'I [stopped|gave up on|quit] {kwItem} because {cause}',
+  driftAddLikeImplicit: [
+    '{timeRef} I went for {kwItem} again, I keep coming back to it lately',
+    '[funny|odd], I keep picking {kwItem} these days',
+  ],
+  driftAddDislikeImplicit: [
+    '{timeRef} I passed on {kwItem} again, it just does not appeal to me lately',
+    'these days I steer clear of {kwItem} whenever it comes up',
+  ],
+  driftDeleteLike: [
+    'I [stopped|gave up on|quit] {kwItem}, because {cause}',
     '{cause}, so {kwItem} is no longer part of my life',
   ],
+  driftDeleteDislike: [
+    '{kwItem} does not bother me any more, because {cause}',
+    '{cause}, so I no longer mind {kwItem}',
+  ],
+  driftDeleteLikeImplicit: [
+    'I have not had {kwItem} in weeks, it is no longer part of my routine',
+    'come to think of it, I am done with {kwItem} - it just stopped appealing',
+  ],
+  driftDeleteDislikeImplicit: [
+    '{kwItem} does not bother me any more, {timeRef} it was actually fine',
+    'I no longer mind {kwItem}, [funny how that goes|who knew]',
+  ],
+  driftFromLike: ['I used to [love|be into|enjoy] {prev}', 'I am done with {prev} these days'],
+  driftFromDislike: ['I used to [avoid|dislike] {prev}', 'I used to steer clear of {prev}'],
+  driftToLike: ['these days I really enjoy {kwItem}', 'now I love {kwItem}', 'lately I am into {kwItem}'],
+  driftToDislike: ['these days I cannot stand {kwItem}', 'now I avoid {kwItem}', 'lately I dislike {kwItem}'],
+  driftModify: ['{from}, but {cause}, and {to}', '{cause}, so {to} - {from}'],
+  driftModifyImplicit: ['{from}; {to}', '[funny thing|odd], {from} - {to}'],
   relationship: [
     '{kwPerson} [dropped by|called me|texted me|had dinner with me] {timeRef}',
     'I [spent time|caught up|talked for ages] with {kwPerson} {timeRef}',
@@ -155,8 +183,13 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{ack}, I will steer clear of {item} in anything I suggest about {topic}',
     'understood, no {item} - I will plan {topic} around that {dayRef}',
   ],
-  drift: [
+  driftLike: [
     'thanks for the update: {item} instead of {prev} from now on, and I will adjust my suggestions {dayRef}',
+    'good to know you have moved from {prev} to {item}; I will plan {topic} with that in mind',
+  ],
+  driftDislike: [
+    'thanks for telling me - I will leave {item} out of my suggestions from now on',
+    'understood, {item} is off the list now; I will keep that in mind for {topic}',
   ],
   relationship: [
     'it sounds like {person} matters a lot to you; how are things with them when it comes to {topic}?',

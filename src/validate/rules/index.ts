@@ -1,5 +1,6 @@
 import type { RuleCheck } from '../types.js';
 import { chronologyCheck } from './chronology.js';
+import { driftMeaningCheck } from './drift-meaning.js';
 import { episodicCoverageCheck } from './episodic-coverage.js';
 import { futureInfoCheck } from './future-info.js';
 import { idsCheck } from './ids.js';
@@ -12,6 +13,7 @@ import { trainingRowsCheck } from './training-rows.js';
 import { trajectoryTagsCheck } from './trajectory-tags.js';
 
 export { chronologyCheck } from './chronology.js';
+export { driftMeaningCheck } from './drift-meaning.js';
 export { episodicCoverageCheck } from './episodic-coverage.js';
 export { futureInfoCheck, latestTimeIn, memoryEntryTimes } from './future-info.js';
 export { idsCheck } from './ids.js';
@@ -31,6 +33,7 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   episodicCoverageCheck,
   qaEvidenceCheck,
   slotExpressedCheck,
+  driftMeaningCheck,
   multipleChoiceCheck,
   imageRefsCheck,
   trajectoryTagsCheck,

@@ -1,0 +1,35 @@
+import { meaningProblems, slotExpectations } from '../../synth/meaning.js';
+import type { RuleCheck, RuleFailure } from '../types.js';
+
+/**
+ * Every preference and drift slot says what the plan says, read by meaning, not keywords: the
+ * polarity toward each item, whether a closed preference reads as ended, and the condition of
+ * a conditional preference (src/synth/meaning.ts). Keywords alone pass "I have gotten into X"
+ * for a planned new dislike; this rule does not.
+ *
+ * @example driftMeaningCheck.run(indexUser(bundle), options)
+ */
+export const driftMeaningCheck: RuleCheck = {
+  name: 'drift_meaning',
+  description: 'preference and drift turns state the planned polarity, operation and condition',
+  run({ bundle, turnBySlot, slotsById }) {
+    const failures: RuleFailure[] = [];
+    const plan = bundle.plan;
+    const prefs = new Map(plan.preferences.map((pref) => [pref.id, pref]));
+    for (const slot of slotsById.values()) {
+      if (slot.kind !== 'preference' && slot.kind !== 'drift') continue;
+      const located = turnBySlot.get(slot.id);
+      if (located === undefined || located.turn.speaker !== 'user') continue; // slot_expressed reports it
+      const problems = meaningProblems(located.turn.text, slotExpectations(plan, slot, prefs));
+      for (const problem of problems) {
+        failures.push({
+          check: 'drift_meaning',
+          userId: plan.userId,
+          location: located.turn.id,
+          reason: `slot "${slot.id}" (${slot.kind}): ${problem}`,
+        });
+      }
+    }
+    return failures;
+  },
+};
