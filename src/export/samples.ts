@@ -1,6 +1,6 @@
 import { canonicalAnswer } from '../qa/answer-convention.js';
 import type { ExportConfig, RlTaskName, SftTaskName } from '../schemas/export-config.js';
-import type { QaTarget } from '../schemas/plan.js';
+import type { QaTarget, UserPlan } from '../schemas/plan.js';
 import { joinPath } from './eval/persona-mme.js';
 import { PROMPTS } from './prompts.js';
 import type { ExportBundle } from './read-run.js';
@@ -35,8 +35,31 @@ export interface RlRow {
   memory_snapshot: string;
 }
 
+const slotTimes = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The memory state the question's system prompt shows: the last snapshot strictly before the
+ * earliest evidence the question tests, so the answer is never in the prompt (the model has to
+ * retrieve it). Without evidence, the state at question time.
+ */
+export function promptSnapshotTime(plan: Pick<UserPlan, 'slots'>, qa: QaTarget): string {
+  let times = slotTimes.get(plan);
+  if (times === undefined) {
+    times = new Map(plan.slots.map((slot) => [slot.id, slot.time]));
+    slotTimes.set(plan, times);
+  }
+  let earliest = Number.POSITIVE_INFINITY;
+  for (const id of qa.evidenceSlotIds) {
+    const time = times.get(id);
+    if (time !== undefined) earliest = Math.min(earliest, Date.parse(time));
+  }
+  if (!Number.isFinite(earliest)) return qa.questionTime;
+  return new Date(Math.min(earliest - 1, Date.parse(qa.questionTime))).toISOString();
+}
+
 function questionMessages(bundle: ExportBundle, qa: QaTarget, open = false): Message[] {
-  const snapshot = bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
+  const snapshot =
+    bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, promptSnapshotTime(bundle.plan, qa));
   const options =
     open || qa.answerType === 'open'
       ? ''

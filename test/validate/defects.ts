@@ -202,6 +202,14 @@ export const DEFECTS: Defect[] = [
       ),
   },
   {
+    name: 'the answer written into the core memory the prompt shows',
+    check: 'gold_in_prompt',
+    apply(b) {
+      const qa = b.plan.qa.find((q) => q.answerType !== 'binary' && q.answer.length >= 4)!;
+      for (const snapshot of b.memory!.snapshots) snapshot.core.human.notes = `remember: ${qa.answer}`;
+    },
+  },
+  {
     name: 'duplicate options',
     check: 'multiple_choice',
     apply(b) {

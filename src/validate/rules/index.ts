@@ -3,6 +3,7 @@ import { chronologyCheck } from './chronology.js';
 import { driftMeaningCheck } from './drift-meaning.js';
 import { episodicCoverageCheck } from './episodic-coverage.js';
 import { futureInfoCheck } from './future-info.js';
+import { goldInPromptCheck } from './gold-in-prompt.js';
 import { idsCheck } from './ids.js';
 import { imageRefsCheck } from './image-refs.js';
 import { multipleChoiceCheck } from './multiple-choice.js';
@@ -16,6 +17,7 @@ export { chronologyCheck } from './chronology.js';
 export { driftMeaningCheck } from './drift-meaning.js';
 export { episodicCoverageCheck } from './episodic-coverage.js';
 export { futureInfoCheck, latestTimeIn, memoryEntryTimes } from './future-info.js';
+export { goldInPromptCheck } from './gold-in-prompt.js';
 export { idsCheck } from './ids.js';
 export { countImagePlaceholders, imageRefsCheck } from './image-refs.js';
 export { multipleChoiceCheck } from './multiple-choice.js';
@@ -39,4 +41,5 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   trajectoryTagsCheck,
   trainingRowsCheck,
   futureInfoCheck,
+  goldInPromptCheck,
 ];
