@@ -85,6 +85,8 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
     ...allocateTasks(LOCOMO_TASKS, config.locomo, config.weights),
   ];
   const targets: QaTarget[] = [];
+  // One user is never asked the same question twice (an exact duplicate eval item).
+  const asked = new Set<string>();
   for (const spec of specs) {
     const first = rng.chance(config.atEndRatio) || times.length < 2 ? endTime : rng.pick(times.slice(1));
     const candidates = first === endTime ? [endTime] : [first, endTime];
@@ -94,6 +96,7 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
         const draft = kernel(context, time, spec);
         // Every answerable question needs evidence; adversarial ones have none by design.
         if (draft === null || (draft.evidence.length === 0 && draft.unanswerable !== true)) continue;
+        if (asked.has(draft.question.toLowerCase())) continue;
         target = finishTarget(
           context,
           spec,
@@ -105,7 +108,10 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
       }
       if (target !== null) break;
     }
-    if (target !== null) targets.push(target);
+    if (target !== null) {
+      asked.add(target.question.toLowerCase());
+      targets.push(target);
+    }
   }
   targets.sort((a, b) => (a.questionTime < b.questionTime ? -1 : a.questionTime > b.questionTime ? 1 : 0));
   targets.forEach((target, index) => {

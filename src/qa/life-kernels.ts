@@ -2,7 +2,7 @@ import { CONCEPT_NAMES, GOALS, HABITS, PERSON_NAMES, RELATIONS } from '../plan/c
 import { OBJECT_COLORS } from '../plan/images/palette.js';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../schemas/common.js';
 import type { Goal, Person } from '../schemas/plan.js';
-import { isoAt, type Kernel, type QaContext, slotsBefore } from './qa-context.js';
+import { ask, isoAt, type Kernel, type QaContext, slotsBefore } from './qa-context.js';
 
 /** English plural of an object name ("gift box" → "gift boxes", "strawberry" → "strawberries"). */
 export function plural(name: string): string {
@@ -60,8 +60,16 @@ export const visualDetail: Kernel = (context, time) => {
   const askCount = context.rng.chance(0.5);
   return {
     question: askCount
-      ? `In ${photo} I showed you, how many ${plural(object.name)} were there?`
-      : `In ${photo} I showed you, what colour was the ${object.name}?`,
+      ? ask(
+          context,
+          `In ${photo} I showed you, how many ${plural(object.name)} were there?`,
+          `How many ${plural(object.name)} could you see in ${photo} I shared?`,
+        )
+      : ask(
+          context,
+          `In ${photo} I showed you, what colour was the ${object.name}?`,
+          `What colour was the ${object.name} in ${photo} I sent you?`,
+        ),
     answer: askCount ? String(object.count) : capitalize(object.color),
     distractors: askCount
       ? [1, 2, 3, 4, 5, 6].filter((n) => n !== object.count).map(String)
@@ -79,7 +87,11 @@ export const conceptName: Kernel = (context, time) => {
   if (concepts.length === 0) return null;
   const concept = context.rng.pick(concepts);
   return {
-    question: `What did I call the ${concept.objectClass} in the photos I showed you?`,
+    question: ask(
+      context,
+      `What did I call the ${concept.objectClass} in the photos I showed you?`,
+      `What name did I give the ${concept.objectClass} from my photos?`,
+    ),
     answer: concept.name,
     distractors: CONCEPT_NAMES.filter((name) => !context.plan.concepts.some((c) => c.name === name)),
     evidence: slotsBefore(context, concept.id, time).slice(0, 1),
@@ -93,7 +105,11 @@ export const personName: Kernel = (context, time) => {
   if (people.length === 0) return null;
   const person = context.rng.pick(people);
   return {
-    question: `What's the name of my ${person.relation} again?`,
+    question: ask(
+      context,
+      `What's the name of my ${person.relation} again?`,
+      `Remind me, what is my ${person.relation} called?`,
+    ),
     answer: person.name,
     distractors: PERSON_NAMES.filter(
       (name) => !context.plan.people.some((p) => p.name === name && p.relation === person.relation),
@@ -109,7 +125,7 @@ export const relationRecognition: Kernel = (context, time) => {
   if (people.length === 0) return null;
   const person = context.rng.pick(people);
   return {
-    question: `Who is ${person.name} to me?`,
+    question: ask(context, `Who is ${person.name} to me?`, `How do I know ${person.name}?`),
     answer: capitalize(person.relation),
     distractors: RELATIONS.filter((relation) => relation !== person.relation).map(capitalize),
     evidence: slotsBefore(context, person.id, time).slice(0, 1),
@@ -134,7 +150,11 @@ export const relationshipDynamics: Kernel = (context, time) => {
   const person = context.rng.pick(people);
   const answer = relationshipTrend(person, time);
   return {
-    question: `How would you describe how things have been going between ${person.name} and me?`,
+    question: ask(
+      context,
+      `How would you describe how things have been going between ${person.name} and me?`,
+      `Where do ${person.name} and I stand with each other lately?`,
+    ),
     answer,
     distractors: [
       'We have grown closer',
@@ -154,7 +174,7 @@ export const habitRecall: Kernel = (context, time) => {
   const when =
     habit.dayOfWeek === null ? `every ${habit.timeOfDay}` : `on ${DAYS[habit.dayOfWeek]} ${habit.timeOfDay}s`;
   return {
-    question: `What do I usually do ${when}?`,
+    question: ask(context, `What do I usually do ${when}?`, `What is my usual routine ${when}?`),
     answer: capitalize(habit.description),
     distractors: HABITS.filter(
       (spec) => !context.plan.habits.some((h) => h.description === spec.description),
@@ -170,7 +190,11 @@ export const goalIntent: Kernel = (context, time) => {
   if (goals.length === 0) return null;
   const goal = context.rng.pick(goals);
   return {
-    question: `I told you about something I'm working towards that involves ${goal.keywords[0]} — what am I aiming for?`,
+    question: ask(
+      context,
+      `I told you about something I'm working towards that involves ${goal.keywords[0]} — what am I aiming for?`,
+      `What was that goal of mine involving ${goal.keywords[0]}?`,
+    ),
     answer: `To ${goal.description}`,
     distractors: GOALS.filter(
       (spec) => !context.plan.goals.some((g) => g.description === spec.description),
@@ -188,7 +212,11 @@ export const goalTracking: Kernel = (context, time) => {
   const status = goal.states.filter((state) => state.time <= isoAt(time)).pop()?.status ?? 'unknown';
   const answer = GOAL_STATUS_ANSWERS[status];
   return {
-    question: `How is my plan to ${goal.description} going?`,
+    question: ask(
+      context,
+      `How is my plan to ${goal.description} going?`,
+      `Where am I with my plan to ${goal.description}?`,
+    ),
     answer,
     distractors: Object.values(GOAL_STATUS_ANSWERS).filter((text) => text !== answer),
     evidence: slotsBefore(context, goal.id, time),
@@ -202,7 +230,11 @@ export const tieredExplanation: Kernel = (context, time) => {
   if (evidence.length === 0) return null;
   const answer = explanationLevel(context.plan.enriched.persona.education);
   return {
-    question: 'Can you explain how compound interest works — pitched at the level that suits me?',
+    question: ask(
+      context,
+      'Can you explain how compound interest works — pitched at the level that suits me?',
+      'Could you walk me through compound interest at a level that fits my background?',
+    ),
     answer,
     distractors: [
       'A detailed, technical explanation',
@@ -227,7 +259,11 @@ export const personalityAlignment: Kernel = (context, time) => {
   const trait = BIG_FIVE_TRAITS.find((name) => point.bigFive[name] !== before.bigFive[name]) ?? 'openness';
   const now = context.plan.personality.filter((p) => p.time <= isoAt(time)).pop() ?? point;
   return {
-    question: `Would ${TRAIT_STYLES[trait]} suit me right now?`,
+    question: ask(
+      context,
+      `Would ${TRAIT_STYLES[trait]} suit me right now?`,
+      `Is ${TRAIT_STYLES[trait]} a good fit for me at the moment?`,
+    ),
     answer: now.bigFive[trait] >= 3 ? 'Yes' : 'No',
     distractors: [],
     evidence: [slot],
@@ -247,7 +283,11 @@ export const adversarial: Kernel = (context, time) => {
   if (safe.length === 0) return null;
   const relation = context.rng.pick(safe);
   return {
-    question: `What did my ${relation} say when I told them about my plans?`,
+    question: ask(
+      context,
+      `What did my ${relation} say when I told them about my plans?`,
+      `How did my ${relation} react when I shared my plans?`,
+    ),
     answer: 'Not mentioned',
     distractors: [],
     evidence: [],

@@ -6,6 +6,7 @@ import type { Preference } from '../schemas/plan.js';
 import { MONTH_NAMES as MONTHS } from '../util/months.js';
 import {
   activePreferences,
+  ask,
   compareIso,
   hasEvidence,
   isActive,
@@ -121,10 +122,22 @@ export const latestPreference: Kernel = (context, time, spec) => {
   const when = preference.condition === null ? '' : ` ${preference.condition.when}`;
   const question =
     spec.family === 'locomo'
-      ? `What is my current preference when it comes to ${topic}${when}?`
+      ? ask(
+          context,
+          `What is my current preference when it comes to ${topic}${when}?`,
+          `These days, what is my take on ${topic}${when}?`,
+        )
       : spec.family === 'personamem'
-        ? `I was thinking about ${topic}${when} again — remind me where I stand on it these days?`
-        : `Right now, which best describes how I feel about ${topic}${when}?`;
+        ? ask(
+            context,
+            `I was thinking about ${topic}${when} again — remind me where I stand on it these days?`,
+            `Where do I currently stand on ${topic}${when}? I keep forgetting.`,
+          )
+        : ask(
+            context,
+            `Right now, which best describes how I feel about ${topic}${when}?`,
+            `Which of these matches my current feelings about ${topic}${when}?`,
+          );
   return {
     question,
     answer: preferenceAnswer(preference),
@@ -142,8 +155,16 @@ export const recommendation: Kernel = (context, time, spec) => {
   const preference = context.rng.pick(known);
   const scenario = SCENARIOS[preference.category] ?? 'something this weekend';
   const question = spec.task.startsWith('generaliz')
-    ? `I'm planning ${scenario}. Knowing me, which of these should it be built around?`
-    : `Could you suggest something for ${scenario} that I would enjoy?`;
+    ? ask(
+        context,
+        `I'm planning ${scenario}. Knowing me, which of these should it be built around?`,
+        `For ${scenario}, which of these would suit me best?`,
+      )
+    : ask(
+        context,
+        `Could you suggest something for ${scenario} that I would enjoy?`,
+        `What would you recommend for ${scenario}, given what you know about me?`,
+      );
   return {
     question,
     answer: capitalize(preference.item),
@@ -161,7 +182,11 @@ export const implicitIntent: Kernel = (context, time) => {
   const preference = context.rng.pick(known);
   const condition = preference.condition as NonNullable<Preference['condition']>;
   return {
-    question: `${capitalize(condition.when)}, what am I likely to want when it comes to ${slotTopic(preference.slot)}?`,
+    question: ask(
+      context,
+      `${capitalize(condition.when)}, what am I likely to want when it comes to ${slotTopic(preference.slot)}?`,
+      `What do I tend to go for in ${slotTopic(preference.slot)} ${condition.when}?`,
+    ),
     answer: preferenceAnswer(preference),
     distractors: preferenceDistractors(context, preference, time),
     evidence: preferenceEvidence(context, preference, time),
@@ -228,7 +253,11 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
       `${chainText(head)}${head.length > 0 ? ' -> ' : ''}${text.charAt(0).toLowerCase()}${text.slice(1)}`;
     const answer = evolutionText(context, chain, time);
     return {
-      question: `How have my feelings about ${topic} developed over time?`,
+      question: ask(
+        context,
+        `How have my feelings about ${topic} developed over time?`,
+        `Can you trace how my view of ${topic} has shifted over time?`,
+      ),
       answer,
       distractors: [
         chainText([...chain].reverse()),
@@ -247,7 +276,11 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
   if (next === undefined) {
     if (isActive(previous, time)) return null;
     return {
-      question: `How has my taste in ${topic} changed?`,
+      question: ask(
+        context,
+        `How has my taste in ${topic} changed?`,
+        `What changed about my taste in ${topic}?`,
+      ),
       answer: `Used to ${base(previous)}, not any more`,
       distractors: [
         `Still ${describePreference(previous)}`,
@@ -262,7 +295,11 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
   // Only events whose new state still holds at `time` describe "now".
   if (!isActive(next, time)) return null;
   return {
-    question: `How has my taste in ${topic} changed?`,
+    question: ask(
+      context,
+      `How has my taste in ${topic} changed?`,
+      `What changed about my taste in ${topic}?`,
+    ),
     answer: `Used to ${base(previous)}, now ${describePreference(next)}`,
     distractors: [
       `Used to ${base(next)}, now ${describePreference(previous)}`,
@@ -276,16 +313,27 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
 };
 
 export const updateReason: Kernel = (context, time) => {
-  const events = driftsBefore(context, time, ['modify', 'delete', 'add']);
+  // Implicit drift never states its cause, so only explicit events can be asked why.
+  const events = driftsBefore(context, time, ['modify', 'delete', 'add']).filter(
+    (event) => event.visibility === 'explicit',
+  );
   if (events.length === 0) return null;
   const event = context.rng.pick(events);
   const subject = preferenceById(context, event.preferenceId ?? event.previousPreferenceId) as Preference;
   const question =
     event.type === 'add'
-      ? `Why did I start to ${base(subject)}?`
+      ? ask(context, `Why did I start to ${base(subject)}?`, `What got me to ${base(subject)}?`)
       : event.type === 'delete'
-        ? `Why don't I ${base(subject)} anymore?`
-        : `Why did I change my mind about ${slotTopic(subject.slot)}?`;
+        ? ask(
+            context,
+            `Why don't I ${base(subject)} anymore?`,
+            `What is the reason I no longer ${base(subject)}?`,
+          )
+        : ask(
+            context,
+            `Why did I change my mind about ${slotTopic(subject.slot)}?`,
+            `What made my view on ${slotTopic(subject.slot)} change?`,
+          );
   return {
     question,
     answer: capitalize(event.cause),
@@ -310,7 +358,11 @@ export const temporal: Kernel = (context, time) => {
   const event = context.rng.pick(events);
   const next = preferenceById(context, event.preferenceId) as Preference;
   return {
-    question: `When did I start to ${base(next)}${next.condition === null ? '' : ` ${next.condition.when}`}?`,
+    question: ask(
+      context,
+      `When did I start to ${base(next)}${next.condition === null ? '' : ` ${next.condition.when}`}?`,
+      `On what date did I begin to ${base(next)}${next.condition === null ? '' : ` ${next.condition.when}`}?`,
+    ),
     answer: formatDate(event.time),
     distractors: [],
     evidence: slotsBefore(context, event.id, time),
@@ -319,7 +371,7 @@ export const temporal: Kernel = (context, time) => {
 };
 
 export const multiHop: Kernel = (context, time) => {
-  const events = driftsBefore(context, time, ['modify']);
+  const events = driftsBefore(context, time, ['modify']).filter((event) => event.visibility === 'explicit');
   if (events.length === 0) return null;
   const event = context.rng.pick(events);
   const next = preferenceById(context, event.preferenceId) as Preference;
@@ -329,7 +381,11 @@ export const multiHop: Kernel = (context, time) => {
     ...slotsBefore(context, event.id, time),
   ].sort((a, b) => compareIso(a.time, b.time));
   return {
-    question: `After I stopped being the person who would ${base(previous)}, where did I land on ${slotTopic(next.slot)}, and why?`,
+    question: ask(
+      context,
+      `After I stopped being the person who would ${base(previous)}, where did I land on ${slotTopic(next.slot)}, and why?`,
+      `Once I no longer would ${base(previous)}, what did I move to on ${slotTopic(next.slot)}, and for what reason?`,
+    ),
     answer: `${preferenceAnswer(next)}, because ${event.cause}`,
     distractors: [],
     evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
@@ -342,7 +398,11 @@ export const openDomain: Kernel = (context, time) => {
   if (known.length === 0) return null;
   const preference = context.rng.pick(known);
   return {
-    question: `Would I enjoy an afternoon that revolves around ${preference.item}?`,
+    question: ask(
+      context,
+      `Would I enjoy an afternoon that revolves around ${preference.item}?`,
+      `Is an afternoon built around ${preference.item} something I'd enjoy?`,
+    ),
     answer: preference.polarity === 'like' ? 'Yes' : 'No',
     distractors: [],
     evidence: preferenceEvidence(context, preference, time),
@@ -363,7 +423,11 @@ export const suggestNew: Kernel = (context, time) => {
   const option = context.rng.pick(fresh).options.find((o) => o.polarity === 'like');
   if (option === undefined) return null;
   return {
-    question: `I'd like to try something in ${preference.category} I haven't brought up with you before — any idea?`,
+    question: ask(
+      context,
+      `I'd like to try something in ${preference.category} I haven't brought up with you before — any idea?`,
+      `Any new ${preference.category} idea for me, something we haven't talked about yet?`,
+    ),
     answer: capitalize(option.item),
     distractors: chosen.map((p) => capitalize(p.item)),
     evidence: chosen

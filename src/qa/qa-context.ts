@@ -33,6 +33,19 @@ export interface QaDraft {
   topic?: string;
 }
 
+/**
+ * One phrasing of a question from the half of `variants` reserved for the user's split (even
+ * indexes for train and validation users, odd ones for test users), so that train and test never
+ * share a question template. Give at least two variants.
+ *
+ * @example ask(context, 'What is my favourite tea?', 'Which tea do I like best?')
+ */
+export function ask(context: Pick<QaContext, 'plan' | 'rng'>, ...variants: string[]): string {
+  const test = context.plan.split === 'test';
+  const own = variants.filter((_, i) => (i % 2 === 1) === test);
+  return own.length === 0 ? (variants[0] as string) : context.rng.pick(own);
+}
+
 export type Kernel = (context: QaContext, time: number, task: TaskSpec) => QaDraft | null;
 
 export function createQaContext(plan: UserPlan, rng: Rng): QaContext {
