@@ -1,6 +1,6 @@
 import { canonicalAnswer } from '../qa/answer-convention.js';
 import type { ExportConfig, RlTaskName, SftTaskName } from '../schemas/export-config.js';
-import type { QaTarget, UserPlan } from '../schemas/plan.js';
+import type { EvidenceSlot, QaTarget, UserPlan } from '../schemas/plan.js';
 import { joinPath } from './eval/persona-mme.js';
 import { PROMPTS } from './prompts.js';
 import type { ExportBundle } from './read-run.js';
@@ -35,25 +35,42 @@ export interface RlRow {
   memory_snapshot: string;
 }
 
-const slotTimes = new WeakMap<object, Map<string, string>>();
+const slotIndex = new WeakMap<object, { byId: Map<string, EvidenceSlot>; byRef: Map<string, number> }>();
 
 /**
- * The memory state the question's system prompt shows: the last snapshot strictly before the
- * earliest evidence the question tests, so the answer is never in the prompt (the model has to
- * retrieve it). Without evidence, the state at question time.
+ * When the memory state a question's system prompt shows is taken: just before the first time
+ * anything the question tests was said — its evidence, earlier statements of the same fact (a
+ * preference stated, dropped and taken up again; a photo shown twice), and any statement naming
+ * the answer — so the answer is never in the prompt and the model has to retrieve it.
+ * Without evidence, the question time.
  */
 export function promptSnapshotTime(plan: Pick<UserPlan, 'slots'>, qa: QaTarget): string {
-  let times = slotTimes.get(plan);
-  if (times === undefined) {
-    times = new Map(plan.slots.map((slot) => [slot.id, slot.time]));
-    slotTimes.set(plan, times);
+  let index = slotIndex.get(plan);
+  if (index === undefined) {
+    const byRef = new Map<string, number>();
+    for (const slot of plan.slots) {
+      const time = Date.parse(slot.time);
+      byRef.set(slot.refId, Math.min(byRef.get(slot.refId) ?? time, time));
+      if (slot.imageId !== null) byRef.set(slot.imageId, Math.min(byRef.get(slot.imageId) ?? time, time));
+    }
+    index = { byId: new Map(plan.slots.map((slot) => [slot.id, slot])), byRef };
+    slotIndex.set(plan, index);
   }
   let earliest = Number.POSITIVE_INFINITY;
   for (const id of qa.evidenceSlotIds) {
-    const time = times.get(id);
-    if (time !== undefined) earliest = Math.min(earliest, Date.parse(time));
+    const slot = index.byId.get(id);
+    if (slot === undefined) continue;
+    earliest = Math.min(earliest, index.byRef.get(slot.refId) ?? Number.POSITIVE_INFINITY);
+    if (slot.imageId !== null) earliest = Math.min(earliest, index.byRef.get(slot.imageId) ?? earliest);
   }
   if (!Number.isFinite(earliest)) return qa.questionTime;
+  const answer = qa.answer.toLowerCase().replace(/^(likes|dislikes) /, '');
+  if (qa.answerType !== 'binary' && answer.length >= 4) {
+    for (const slot of plan.slots) {
+      const time = Date.parse(slot.time);
+      if (time < earliest && slot.statement.toLowerCase().includes(answer)) earliest = time;
+    }
+  }
   return new Date(Math.min(earliest - 1, Date.parse(qa.questionTime))).toISOString();
 }
 

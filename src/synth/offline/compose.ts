@@ -4,6 +4,7 @@ import { createGrammar, type Grammar, sentence } from '../grammar.js';
 import type { PlanView } from '../plan-view.js';
 import type { ChunkRound, CompactState } from '../realizer.js';
 import { BANKS, TEMPLATES } from './banks.js';
+import { factInFirstPerson, withoutOwnName } from './facts.js';
 import {
   ASSISTANT_TEMPLATES,
   NOISE_BANKS,
@@ -117,7 +118,10 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
     vars.kwCaption = withKeywords(image.caption, keywords);
     text = GRAMMAR.pick(SLOT_TEMPLATES.image!, vars, rng);
   } else {
-    vars.kwStatement = withKeywords(firstPerson(habit?.description ?? slot.statement), keywords);
+    const persona = plan.enriched.persona;
+    const fact = factInFirstPerson(slot.refId, persona, rng);
+    const own = fact ?? firstPerson(withoutOwnName(habit?.description ?? slot.statement, persona.name));
+    vars.kwStatement = withKeywords(own, keywords);
     text = GRAMMAR.pick(SLOT_TEMPLATES.statement!, vars, rng);
   }
   return { text: withKeywords(text, keywords), keywords, question: false };

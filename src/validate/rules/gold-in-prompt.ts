@@ -2,6 +2,25 @@ import { renderProfile, snapshotAt } from '../../export/render.js';
 import { promptSnapshotTime } from '../../export/samples.js';
 import type { RuleCheck, RuleFailure } from '../types.js';
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * True when a line of the profile states the answer: as a whole phrase (word boundaries), and for
+ * answers of one or two words ("Colleague", "In progress") only beside the question's subject
+ * (one of its retrieval keywords), since a bare common word elsewhere gives nothing away.
+ */
+export function leaks(profile: string, answer: string, subject: readonly string[]): boolean {
+  const phrase = new RegExp(`(?<![\\p{L}\\p{N}])${escape(answer)}(?![\\p{L}\\p{N}])`, 'iu');
+  const short = answer.split(/\s+/).length <= 2;
+  const words = subject
+    .map((word) => word.toLowerCase())
+    .filter((word) => word.length > 2 && !answer.includes(word));
+  return profile
+    .toLowerCase()
+    .split('\n')
+    .some((line) => phrase.test(line) && (!short || words.some((word) => line.includes(word))));
+}
+
 /**
  * No shortcut through the system prompt: the profile a question's prompt shows (the memory state
  * before the evidence it tests, src/export/samples.ts) never contains the planned answer. A model
@@ -23,7 +42,7 @@ export const goldInPromptCheck: RuleCheck = {
         .toLowerCase();
       if (qa.answerType === 'binary' || answer.length < 4) continue;
       const snapshot = snapshotAt(memory.snapshots, promptSnapshotTime(bundle.plan, qa));
-      if (renderProfile(snapshot).toLowerCase().includes(answer))
+      if (leaks(renderProfile(snapshot), answer, qa.retrievalKeywords))
         failures.push({
           check: 'gold_in_prompt',
           userId: bundle.plan.userId,
