@@ -206,7 +206,7 @@ export const DEFECTS: Defect[] = [
     check: 'gold_in_prompt',
     apply(b) {
       const qa = b.plan.qa.find((q) => q.answerType !== 'binary' && q.answer.length >= 4)!;
-      for (const snapshot of b.memory!.snapshots) snapshot.core.human.notes = `remember: ${qa.answer}`;
+      for (const snapshot of b.memory!.snapshots) snapshot.core.human.notes = `answer on file: ${qa.answer}`;
     },
   },
   {

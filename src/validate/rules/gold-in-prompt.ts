@@ -18,7 +18,10 @@ export function leaks(profile: string, answer: string, subject: readonly string[
   return profile
     .toLowerCase()
     .split('\n')
-    .some((line) => phrase.test(line) && (!short || words.some((word) => line.includes(word))));
+    .some(
+      (line) =>
+        phrase.test(line) && (!short || words.length === 0 || words.some((word) => line.includes(word))),
+    );
 }
 
 /**
