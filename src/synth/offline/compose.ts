@@ -209,6 +209,7 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
     const concept = plan.concepts.find((c) => c.id === slot.refId);
     const image = plan.images.find((i) => i.id === (slot.imageId ?? slot.refId));
     let key = 'statement';
+    vars.kw = slot.keywords[0] ?? ctx.topic;
     if (pref !== undefined) {
       key = pref.polarity;
       vars.item = pref.item;

@@ -173,47 +173,52 @@ export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
+/**
+ * Assistant replies open on what the round is about (the item, person, photo, topic) after a
+ * short varied reaction, so no opening run of words repeats across a large corpus (issue: 52% of
+ * assistant turns opened with a 6-word run used ≥ 50 times).
+ */
 export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   like: [
-    '{ack} - I will keep in mind how much you enjoy {item} when {topic} comes up {dayRef}',
-    '{ack}; {item} it is, and I will factor it into {aspect} for {topic}',
-    'noted that {item} is a favourite; it could even fit into {topic} {dayRef}, {aspect} permitting',
+    '{react}, {item} - [noted|lovely|got it|good to know]; I will keep it in mind when we talk about {topic} {dayRef}',
+    '{react}[, {name}|], {item} it is - I will factor it into {aspect} for {topic}',
+    '{react}, so {item} is a favourite; it could even fit into {topic} {dayRef}, {aspect} permitting',
   ],
   dislike: [
-    '{ack}, I will steer clear of {item} in anything I suggest about {topic}',
-    'understood, no {item} - I will plan {topic} around that {dayRef}',
+    '{react}, no {item} then - [understood|noted|fair enough]; I will steer clear of it for {topic}',
+    '{react}[, {name}|], {item} is off the table - I will plan {topic} around that {dayRef}',
   ],
   driftLike: [
-    'thanks for the update: {item} instead of {prev} from now on, and I will adjust my suggestions {dayRef}',
-    'good to know you have moved from {prev} to {item}; I will plan {topic} with that in mind',
+    '{react}, {item} instead of {prev} now - [thanks for the update|good to know]; I will adjust my suggestions {dayRef}',
+    '{react}[, {name}|], from {prev} to {item} - I will plan {topic} with that in mind',
   ],
   driftDislike: [
-    'thanks for telling me - I will leave {item} out of my suggestions from now on',
-    'understood, {item} is off the list now; I will keep that in mind for {topic}',
+    '{react}, so {item} is off the list now - [thanks for telling me|noted]; I will leave it out from now on',
+    '{react}[, {name}|], no more {item} then; I will keep that in mind for {topic}',
   ],
   relationship: [
-    'it sounds like {person} matters a lot to you; how are things with them when it comes to {topic}?',
-    'nice that you had time with {person}; {followUp}?',
+    '{react}, {person} [sounds|seems] [lovely|like a good friend|important to you|like great company]; how are things with them when it comes to {topic}?',
+    '{react}[, {name}|], time with {person} [sounds nice|is worth a lot|sounds like it did you good]; {followUp}?',
   ],
   goal: [
-    '{goal} is a great goal - {adviceLead} set a small milestone for {span}',
-    'I love that you want to {goal}; {followUp}?',
+    '{react}, {goal} - [what a great goal|love that|good for you]; {adviceLead} set a small milestone for {span}',
+    '{react}[, {name}|], wanting to {goal} is [great|a good plan|exciting]; {followUp}?',
   ],
   statement: [
-    '{ack}, I will remember that about you when we talk about {topic}',
-    'thanks for sharing that; it helps me understand {aspect} for you',
+    '{react}, {kw} - [noted|good to know|that helps]; I will remember that when we talk about {topic}',
+    '{react}[, {name}|], [thanks for sharing|good to know|that is useful] about {kw}; it helps me understand {aspect} for you',
   ],
   image: [
-    'what a nice photo of {caption}; where was it taken, and does it connect to {topic}?',
-    'thanks for the picture - {caption} looks lovely, {followUp}?',
+    '{react}, [lovely|great|nice|sweet] [photo|shot|picture] - {caption}; where was it taken, and does it connect to {topic}?',
+    '{react}[, {name}|], {caption} [looks lovely|is a great shot|makes a nice picture]; {followUp}?',
   ],
   concept: [
-    '{concept} looks great in this photo; {followUp}?',
-    'so this is {concept} - thanks for showing me, I will remember {concept} when {topic} comes up {dayRef}',
+    '{react}, {concept} [again|in a new photo|once more]! [such a|what a] [sweet|lovely|fun] [photo|shot|picture]; {followUp}?',
+    '{react}[, {name}|], so this is {concept} - thanks for showing me, I will remember {concept} when we talk about {topic} {dayRef}',
   ],
   noise: [
-    'happy to help with that detour; for {topic}, {adviceLead} {adviceAction}',
-    'sure, a quick answer on that, and whenever you want we can get back to {aspect} of {topic} {dayRef}',
+    '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - for {topic}, though, {adviceLead} {adviceAction}',
+    '{react}[, {name}|], [a quick answer on that|happy to take that detour], and [we can get back to|then back to] {aspect} of {topic} {dayRef}',
   ],
   personalize: [
     'since you enjoy {known}, {adviceLead} pair it with {topic} {dayRef}',

@@ -1,3 +1,4 @@
+import type { UserPlan } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
 import type { ChunkRequest, RealizedRound, Realizer } from '../realizer.js';
 import { composeAssistantTurn, composeUserTurn, type RoundContext } from './compose.js';
@@ -26,6 +27,32 @@ export interface OfflineRealizerOptions {
  * const realizer = createOfflineRealizer({ seed: 42 });
  * const dialogue = await realizeDialogue(plan, { realizer });
  */
+/** Plan topic labels as a person says them (never the label itself: "people in my life comes up"). */
+const SPOKEN_LABELS: Readonly<Record<string, string>> = {
+  'people in my life': 'friends and family',
+  photos: 'the photos I take',
+  'about me': 'my background',
+  routines: 'my daily routine',
+  'how I have been feeling': 'my mood lately',
+};
+
+/**
+ * The subject a plan topic label names, in words: "preferences: durian" → the preference's item
+ * ("fresh durian"), "goals: marathon" → "marathon", "people in my life" → "friends and family".
+ */
+export function speakableTopic(plan: UserPlan, label: string): string {
+  const spoken = SPOKEN_LABELS[label];
+  if (spoken !== undefined) return spoken;
+  const at = label.indexOf(': ');
+  if (at < 0) return label;
+  const subject = label.slice(at + 2);
+  if (label.startsWith('preferences')) {
+    const pref = plan.preferences.find((p) => p.keywords[0] === subject);
+    if (pref !== undefined) return pref.item;
+  }
+  return subject;
+}
+
 export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer {
   // User texts said so far in the current session: a round that would repeat one word for word
   // (e.g. a second photo of the same concept) draws again, so no session repeats itself.
@@ -56,10 +83,9 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           state,
           style,
           name,
-          // Plan topics may carry a label prefix ("preferences: sourdough"); the user says only the subject.
-          topic: topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!.replace(
-            /^[a-z ]+:\s*/i,
-            '',
+          topic: speakableTopic(
+            plan,
+            topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!,
           ),
         };
         const key = `${plan.userId}\u0000${session.index}\u0000${request.attempt}`;
