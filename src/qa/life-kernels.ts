@@ -247,7 +247,7 @@ export const tieredExplanation: Kernel = (context, time) => {
   };
 };
 
-/** Yes when the trait that last shifted is at least 3 at the question time. */
+/** Yes when the trait that last shifted went up (the user said they feel more that way), else No. */
 export const personalityAlignment: Kernel = (context, time) => {
   const slots = (context.slotsByKind.get('personality') ?? []).filter((slot) => slot.time < isoAt(time));
   const slot = slots[slots.length - 1];
@@ -257,14 +257,14 @@ export const personalityAlignment: Kernel = (context, time) => {
   const before = context.plan.personality[index - 1];
   if (point === undefined || before === undefined) return null;
   const trait = BIG_FIVE_TRAITS.find((name) => point.bigFive[name] !== before.bigFive[name]) ?? 'openness';
-  const now = context.plan.personality.filter((p) => p.time <= isoAt(time)).pop() ?? point;
   return {
     question: ask(
       context,
       `Would ${TRAIT_STYLES[trait]} suit me right now?`,
       `Is ${TRAIT_STYLES[trait]} a good fit for me at the moment?`,
     ),
-    answer: now.bigFive[trait] >= 3 ? 'Yes' : 'No',
+    // The direction the user stated ("I feel more outgoing lately"), not a hidden threshold.
+    answer: point.bigFive[trait] > before.bigFive[trait] ? 'Yes' : 'No',
     distractors: [],
     evidence: [slot],
     retrievalKeywords: [...slot.keywords, trait],

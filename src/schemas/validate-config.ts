@@ -167,6 +167,29 @@ export const ValidationReport = z
         ),
       })
       .strict(),
+    /**
+     * Does the corpus say what its labels say (defect rates, target 0 or a budget) and match the
+     * published shapes and proportions (measured beside the paper's or real file's figure)?
+     * Absent in runs validated before it existed.
+     */
+    fidelity: z
+      .record(
+        z.string(),
+        z
+          .object({
+            description: z.string(),
+            value: z.number(),
+            unit: z.enum(['%', 'words']),
+            target: z.number().nullable(),
+            kind: z.enum(['max', 'about']),
+            tolerance: z.number().nullable(),
+            count: z.number(),
+            of: z.number(),
+            ok: z.boolean().nullable(),
+          })
+          .strict(),
+      )
+      .optional(),
     /** Every quarantined user with the checks that failed (export skips them). */
     quarantined: z.array(
       z.object({ userId: z.string(), checks: z.array(z.string()), reasons: z.array(z.string()) }).strict(),

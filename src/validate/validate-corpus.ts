@@ -2,9 +2,10 @@ import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
 import type { ValidateConfig, ValidationReport } from '../schemas/validate-config.js';
 import { createDeduplicator } from './dedup/dedup.js';
+import { createFidelityMeter } from './fidelity.js';
 import { createJudgeRunner } from './judges/run-judges.js';
 import { RULE_CHECKS } from './rules/index.js';
-import { indexUser, type RuleCheck, type RuleOptions, type UserBundle } from './types.js';
+import { indexUser, type RuleCheck, type RuleFailure, type RuleOptions, type UserBundle } from './types.js';
 
 export interface ValidateCorpusOptions {
   config: ValidateConfig;
@@ -84,6 +85,7 @@ export async function validateCorpus(
     users: [],
   };
   const scoreSums = new Map<string, number>();
+  const fidelity = createFidelityMeter();
   let done = 0;
   for await (const bundle of users) {
     options.signal?.throwIfAborted();
@@ -116,9 +118,11 @@ export async function validateCorpus(
     report.realizers[realizer] = (report.realizers[realizer] ?? 0) + 1;
     if (bundle.dialogue.offline) report.offline = true;
 
+    const failuresByCheck = new Map<string, RuleFailure[]>();
     for (const check of checks) {
       const failures = check.run(index, ruleOptions);
       if (failures.length === 0) continue;
+      failuresByCheck.set(check.name, failures);
       const entry = report.rules[check.name]!;
       entry.failures += failures.length;
       entry.users++;
@@ -134,6 +138,8 @@ export async function validateCorpus(
         `${first.location}: ${first.reason}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ''}`,
       );
     }
+
+    fidelity.addUser(index, failuresByCheck);
 
     for (const verdict of await judges.judgeUser(index, options.signal)) {
       const entry = report.judges[verdict.check]!;
@@ -213,5 +219,6 @@ export async function validateCorpus(
       entry.evaluated === 0 ? null : Number(((scoreSums.get(check) ?? 0) / entry.evaluated).toFixed(4));
   }
   report.judgeUnanswered = judges.unanswered;
+  report.fidelity = fidelity.finish();
   return report;
 }

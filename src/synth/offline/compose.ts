@@ -103,10 +103,18 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
     text = driftText(ctx, drift, keywords, rng);
   } else if (person !== undefined) {
     vars.kwPerson = withKeywords(`my ${person.relation} ${person.name}`, keywords);
-    text = GRAMMAR.pick(SLOT_TEMPLATES.relationship!, vars, rng);
+    // A change of closeness says which way it went and why (relationship-dynamics questions ask it).
+    const at = person.timeline.findIndex((entry) => entry.time === slot.time);
+    const change = at > 0 ? person.timeline[at]!.closeness - person.timeline[at - 1]!.closeness : 0;
+    vars.note = firstPerson(person.timeline[at]?.note ?? '');
+    const key = change > 0 ? 'relationshipCloser' : change < 0 ? 'relationshipApart' : 'relationship';
+    text = GRAMMAR.pick(SLOT_TEMPLATES[key]!, vars, rng);
   } else if (goal !== undefined) {
     vars.kwGoal = withKeywords(goal.description, keywords);
-    text = GRAMMAR.pick(SLOT_TEMPLATES.goal!, vars, rng);
+    // The status this slot reports (planned, in progress, achieved, abandoned), as goal tracking asks it.
+    const state = goal.states.filter((entry) => entry.time <= slot.time).pop()?.status ?? 'planned';
+    const key = state === 'unknown' ? 'goal' : `goal_${state}`;
+    text = GRAMMAR.pick(SLOT_TEMPLATES[key] ?? SLOT_TEMPLATES.goal!, vars, rng);
   } else if (concept !== undefined) {
     const description = firstPerson(concept.description);
     vars.kwConcept = withKeywords(

@@ -66,6 +66,30 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'I [spent time|caught up|talked for ages] with {kwPerson} {timeRef}',
     '{kwPerson} [gave me advice|helped me out|made me laugh] {timeRef}',
   ],
+  relationshipCloser: [
+    '{kwPerson} and I have grown closer lately - {note}',
+    'I feel much closer to {kwPerson} these days, since {note}',
+  ],
+  relationshipApart: [
+    '{kwPerson} and I have drifted apart a bit lately - {note}',
+    'I do not feel as close to {kwPerson} as before, since {note}',
+  ],
+  goal_planned: [
+    'I [really want|have decided|am determined] to {kwGoal} - I have not started yet, still planning',
+    'one thing I am planning: I want to {kwGoal}, though I have not begun',
+  ],
+  goal_in_progress: [
+    'I have started working on it: I want to {kwGoal}, and it is [in progress|going slowly|coming along]',
+    'progress update - I am in the middle of trying to {kwGoal}',
+  ],
+  goal_achieved: [
+    'I did it - I managed to {kwGoal}, it is achieved!',
+    'big news: I finally achieved it, I managed to {kwGoal}',
+  ],
+  goal_abandoned: [
+    'I have given up on trying to {kwGoal}; it was not working out',
+    'honest update: I gave up on the plan to {kwGoal}',
+  ],
   goal: [
     'I [really want|have decided|am determined] to {kwGoal}',
     'one thing I am working towards: I want to {kwGoal}',

@@ -1,0 +1,300 @@
+/**
+ * The `fidelity` section of validation.json: does the corpus say what its labels say, and does
+ * it have the shapes and proportions of the published systems? Each figure is measured on the
+ * run (not sampled) and, where a paper or real file gives one, set beside its published value.
+ */
+import { meaningProblems, slotExpectations } from '../synth/meaning.js';
+import { keywordCoverage } from './rules/slot-expressed.js';
+import type { RuleFailure, UserIndex } from './types.js';
+
+export interface FidelityFigure {
+  description: string;
+  /** Measured on the run: a percentage unless `unit` says otherwise. */
+  value: number;
+  unit: '%' | 'words';
+  /** Published or required value; null when there is none. */
+  target: number | null;
+  /** `max`: a defect rate that must not exceed the target; `about`: a proportion to match within tolerance. */
+  kind: 'max' | 'about';
+  /** Allowed distance for `about` figures (absolute, in the figure's unit). */
+  tolerance: number | null;
+  /** Numerator and denominator behind a percentage. */
+  count: number;
+  of: number;
+  ok: boolean | null;
+}
+
+/** Persona-MME image-question share and question length (PersonaVLM §4), LoCoMo and PersonaMem mixes (real files). */
+const PUBLISHED = {
+  personaMmeImageShare: 34.0,
+  personaMmeQuestionWords: 22.7,
+  locomoCategories: { 1: 14, 2: 16, 3: 5, 4: 42, 5: 22 } as Record<number, number>,
+  personaMemTypes: {
+    track_full_preference_evolution: 23.6,
+    recall_user_shared_facts: 21.9,
+    recalling_the_reasons_behind_previous_updates: 16.8,
+    suggest_new_ideas: 15.8,
+    generalizing_to_new_scenarios: 9.7,
+    provide_preference_aligned_recommendations: 9.3,
+    acknowledge_latest_user_preferences: 0,
+  } as Record<string, number>,
+};
+
+/** A 6-word opening used at least this often counts as a repeated opening (issue 13: ≤ 5% of turns). */
+const OPENING_REPEATS = 50;
+const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preferences:', 'goals:'];
+
+/** What the evidence of a state question must say for its answer to be supported. */
+const STATE_CUES: Readonly<Record<string, RegExp>> = {
+  'Still planning it': /\b(plan|planning|not started|have not begun|not started yet)\b/i,
+  'In progress': /\b(in progress|started|in the middle|coming along|going slowly)\b/i,
+  Achieved: /\b(achieved|did it|managed to)\b/i,
+  'Gave it up': /\b(gave up|given up)\b/i,
+  'We have grown closer': /\b(closer)\b/i,
+  'We have drifted apart': /\b(drifted apart|not feel as close)\b/i,
+};
+
+/** False when a goal-status or relationship-trend answer is not said by its latest evidence turn. */
+function stateSaid(index: UserIndex, qa: UserIndex['bundle']['plan']['qa'][number]): boolean {
+  const cue = STATE_CUES[qa.answer];
+  if (cue === undefined) return true;
+  const texts = qa.evidenceSlotIds.map((id) => index.turnBySlot.get(id)?.turn.text ?? '');
+  if (qa.answer.startsWith('We have')) return texts.some((text) => cue.test(text));
+  return cue.test(texts.at(-1) ?? '');
+}
+
+const pct = (count: number, of: number) => (of === 0 ? 0 : Math.round((count / of) * 1000) / 10);
+
+function defect(description: string, count: number, of: number, target: number): FidelityFigure {
+  const value = pct(count, of);
+  return {
+    description,
+    value,
+    unit: '%',
+    target,
+    kind: 'max',
+    tolerance: null,
+    count,
+    of,
+    ok: value <= target,
+  };
+}
+
+function about(
+  description: string,
+  count: number,
+  of: number,
+  target: number,
+  tolerance = 3,
+): FidelityFigure {
+  const value = pct(count, of);
+  const ok = of === 0 ? null : Math.abs(value - target) <= Math.max(tolerance, target * 0.1);
+  return { description, value, unit: '%', target, kind: 'about', tolerance, count, of, ok };
+}
+
+/**
+ * Accumulates the figures user by user (memory: question strings and opening counts only).
+ *
+ * @example const meter = createFidelityMeter(); meter.addUser(index, failures); meter.finish();
+ */
+export function createFidelityMeter() {
+  const n = {
+    driftSlots: 0,
+    driftErrors: 0,
+    prefSlots: 0,
+    prefErrors: 0,
+    answerable: 0,
+    unanswerable: 0,
+    goldAsked: 0,
+    goldLeaks: 0,
+    questions: 0,
+    duplicates: 0,
+    userTurns: 0,
+    selfNaming: 0,
+    turns: 0,
+    labelLeaks: 0,
+    mme: 0,
+    mmeImage: 0,
+    mmeWords: 0,
+  };
+  const openings = new Map<string, number>();
+  let assistantTurns = 0;
+  const trainQuestions = new Set<string>();
+  const testQuestions: string[] = [];
+  const locomo = new Map<number, number>();
+  const personaMem = new Map<string, number>();
+
+  function addUser(index: UserIndex, failures: ReadonlyMap<string, readonly RuleFailure[]>): void {
+    const { plan, dialogue } = index.bundle;
+    const prefs = new Map(plan.preferences.map((p) => [p.id, p]));
+    const meaningBySlot = new Map<string, boolean>();
+    for (const slot of plan.slots) {
+      if (slot.kind !== 'drift' && slot.kind !== 'preference') continue;
+      const turn = index.turnBySlot.get(slot.id)?.turn;
+      const bad =
+        turn === undefined || meaningProblems(turn.text, slotExpectations(plan, slot, prefs)).length > 0;
+      meaningBySlot.set(slot.id, bad);
+      if (slot.kind === 'drift') {
+        n.driftSlots++;
+        if (bad) n.driftErrors++;
+      } else {
+        n.prefSlots++;
+        if (bad) n.prefErrors++;
+      }
+    }
+    const leaked = new Set((failures.get('gold_in_prompt') ?? []).map((f) => f.location));
+    const asked = new Set<string>();
+    for (const qa of plan.qa) {
+      const question = qa.question.trim().toLowerCase();
+      n.questions++;
+      if (asked.has(question)) n.duplicates++;
+      asked.add(question);
+      if (plan.split === 'test') testQuestions.push(question);
+      else trainQuestions.add(question);
+      if (qa.answerType !== 'binary' && qa.answer.trim().length >= 4) {
+        n.goldAsked++;
+        if (leaked.has(`plan.qa[${qa.id}]`)) n.goldLeaks++;
+      }
+      if (!qa.unanswerable) {
+        n.answerable++;
+        const supported = qa.evidenceSlotIds.every((id) => {
+          const slot = index.slotsById.get(id);
+          const turn = index.turnBySlot.get(id)?.turn;
+          if (slot === undefined || turn === undefined || Date.parse(turn.time) > Date.parse(qa.questionTime))
+            return false;
+          if (meaningBySlot.get(id) === true) return false;
+          return keywordCoverage(turn.text, slot.keywords) === 1;
+        });
+        if (!supported || qa.evidenceSlotIds.length === 0 || !stateSaid(index, qa)) n.unanswerable++;
+      }
+      if (qa.family === 'persona-mme') {
+        n.mme++;
+        n.mmeWords += qa.question.split(/\s+/).filter(Boolean).length;
+        if (qa.evidenceSlotIds.some((id) => index.slotsById.get(id)?.imageId != null)) n.mmeImage++;
+      }
+      if (qa.family === 'locomo' && qa.locomoCategory != null)
+        locomo.set(qa.locomoCategory, (locomo.get(qa.locomoCategory) ?? 0) + 1);
+      if (qa.family === 'personamem') personaMem.set(qa.task, (personaMem.get(qa.task) ?? 0) + 1);
+    }
+    const fullName = plan.enriched.persona.name;
+    for (const session of dialogue.sessions) {
+      for (const turn of session.turns) {
+        n.turns++;
+        const lower = turn.text.toLowerCase();
+        if (PLAN_LABELS.some((label) => lower.includes(label))) n.labelLeaks++;
+        if (turn.speaker === 'user') {
+          n.userTurns++;
+          if (turn.text.includes(fullName)) n.selfNaming++;
+        } else {
+          assistantTurns++;
+          const opening = (lower.match(/[\p{L}\p{N}']+/gu) ?? []).slice(0, 6).join(' ');
+          openings.set(opening, (openings.get(opening) ?? 0) + 1);
+        }
+      }
+    }
+  }
+
+  function finish(): Record<string, FidelityFigure> {
+    let repeated = 0;
+    for (const count of openings.values()) if (count >= OPENING_REPEATS) repeated += count;
+    const overlap = testQuestions.filter((q) => trainQuestions.has(q)).length;
+    const figures: Record<string, FidelityFigure> = {
+      drift_meaning_errors: defect(
+        'drift turns whose polarity, operation or condition contradicts the plan',
+        n.driftErrors,
+        n.driftSlots,
+        0,
+      ),
+      preference_meaning_errors: defect(
+        'preference turns whose polarity or condition contradicts the plan',
+        n.prefErrors,
+        n.prefSlots,
+        0,
+      ),
+      unanswerable_qa: defect(
+        'answerable questions whose evidence turns are missing, late or do not say it',
+        n.unanswerable,
+        n.answerable,
+        0,
+      ),
+      gold_in_prompt: defect(
+        "questions whose system prompt's profile holds the answer",
+        n.goldLeaks,
+        n.goldAsked,
+        0,
+      ),
+      train_test_question_overlap: defect(
+        'test questions whose exact text is also a train question',
+        overlap,
+        testQuestions.length,
+        0,
+      ),
+      duplicate_questions: defect(
+        'questions a user is asked twice (exact duplicate eval items)',
+        n.duplicates,
+        n.questions,
+        0,
+      ),
+      assistant_repeated_openings: defect(
+        `assistant turns opening with a 6-word run used ≥ ${OPENING_REPEATS} times`,
+        repeated,
+        assistantTurns,
+        5,
+      ),
+      plan_label_leaks: defect(
+        'turns that read out a plan label ("people in my life", "preferences:")',
+        n.labelLeaks,
+        n.turns,
+        0,
+      ),
+      self_naming: defect(
+        'user turns in which the user says their own full name',
+        n.selfNaming,
+        n.userTurns,
+        0,
+      ),
+    };
+    if (n.mme > 0) {
+      figures.persona_mme_image_questions = about(
+        'Persona-MME questions that need an image (paper: 34.0%)',
+        n.mmeImage,
+        n.mme,
+        PUBLISHED.personaMmeImageShare,
+      );
+      const words = Math.round((n.mmeWords / n.mme) * 10) / 10;
+      const target = PUBLISHED.personaMmeQuestionWords;
+      figures.persona_mme_question_words = {
+        description: 'mean Persona-MME question length in words (paper: 22.7)',
+        value: words,
+        unit: 'words',
+        target,
+        kind: 'about',
+        tolerance: target * 0.1,
+        count: n.mmeWords,
+        of: n.mme,
+        ok: Math.abs(words - target) <= target * 0.1,
+      };
+    }
+    const locomoTotal = [...locomo.values()].reduce((a, b) => a + b, 0);
+    for (const [category, target] of Object.entries(PUBLISHED.locomoCategories))
+      if (locomoTotal > 0)
+        figures[`locomo_category_${category}`] = about(
+          `LoCoMo QA in category ${category} (real file: ${target}%)`,
+          locomo.get(Number(category)) ?? 0,
+          locomoTotal,
+          target,
+        );
+    const memTotal = [...personaMem.values()].reduce((a, b) => a + b, 0);
+    for (const [task, target] of Object.entries(PUBLISHED.personaMemTypes))
+      if (memTotal > 0)
+        figures[`personamem_${task}`] = about(
+          `PersonaMem questions of type ${task} (real 32k file: ${target}%)`,
+          personaMem.get(task) ?? 0,
+          memTotal,
+          target,
+        );
+    return figures;
+  }
+
+  return { addUser, finish };
+}

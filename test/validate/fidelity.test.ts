@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { ValidateConfig } from '../../src/schemas/validate-config.js';
+import { createFidelityMeter } from '../../src/validate/fidelity.js';
+import { RULE_CHECKS } from '../../src/validate/rules/index.js';
+import { indexUser, type RuleFailure, type UserBundle } from '../../src/validate/types.js';
+import { DEFECTS } from './defects.js';
+import { buildFixtureUser } from './fixture.js';
+
+const options = { config: ValidateConfig.parse({}), imageExists: () => true };
+
+function measure(bundles: UserBundle[]) {
+  const meter = createFidelityMeter();
+  for (const bundle of bundles) {
+    const index = indexUser(bundle);
+    const failures = new Map<string, RuleFailure[]>();
+    for (const check of RULE_CHECKS) failures.set(check.name, check.run(index, options));
+    meter.addUser(index, failures);
+  }
+  return meter.finish();
+}
+
+const corpus = () => {
+  const test = buildFixtureUser('user-0003', { split: 'test' });
+  // The fixture asks every user the same questions; test users get their own phrasing, as ask() does.
+  for (const qa of test.plan.qa) qa.question = `Quick check: ${qa.question}`;
+  return [buildFixtureUser('user-0001'), buildFixtureUser('user-0002'), test];
+};
+const defectRates = (figures: ReturnType<typeof measure>) =>
+  Object.fromEntries(
+    Object.entries(figures)
+      .filter(([, figure]) => figure.kind === 'max')
+      .map(([name, figure]) => [name, figure.count]),
+  );
+
+describe('fidelity figures', () => {
+  it('are all zero on a clean corpus', () => {
+    const figures = measure(corpus());
+    for (const [name, count] of Object.entries(defectRates(figures))) expect(count, name).toBe(0);
+    expect(figures.unanswerable_qa!.of).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [
+      'drift_meaning_errors',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.name.startsWith('an added dislike'))!.apply(b[0]!, null),
+    ],
+    [
+      'train_test_question_overlap',
+      (b: UserBundle[]) => void (b[2]!.plan.qa[0]!.question = b[0]!.plan.qa[0]!.question),
+    ],
+    [
+      'duplicate_questions',
+      (b: UserBundle[]) => void (b[0]!.plan.qa[1]!.question = b[0]!.plan.qa[0]!.question),
+    ],
+    [
+      'gold_in_prompt',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'gold_in_prompt')!.apply(b[0]!, null),
+    ],
+    [
+      'self_naming',
+      (b: UserBundle[]) => {
+        const turn = b[0]!.dialogue.sessions[0]!.turns.find((t) => t.speaker === 'user')!;
+        turn.text = `${b[0]!.plan.enriched.persona.name} here: ${turn.text}`;
+      },
+    ],
+    [
+      'plan_label_leaks',
+      (b: UserBundle[]) => {
+        const turn = b[0]!.dialogue.sessions[0]!.turns.find((t) => t.speaker === 'assistant')!;
+        turn.text = `I will keep that in mind when people in my life comes up. ${turn.text}`;
+      },
+    ],
+    [
+      'unanswerable_qa',
+      (b: UserBundle[]) => {
+        const qa = b[0]!.plan.qa.find((q) => q.evidenceSlotIds.length > 0)!;
+        const turn = indexUser(b[0]!).turnBySlot.get(qa.evidenceSlotIds[0]!)!.turn;
+        turn.text = 'Nothing much happened today.';
+      },
+    ],
+  ])('catch a planted defect: %s', (name, plant) => {
+    const bundles = corpus();
+    plant(bundles);
+    const figure = measure(bundles)[name]!;
+    expect(figure.count).toBeGreaterThan(0);
+    expect(figure.ok).toBe(false);
+  });
+
+  it('count a goal-status answer the evidence does not say as unanswerable', () => {
+    const bundles = corpus();
+    const qa = bundles[0]!.plan.qa.find((q) => q.evidenceSlotIds.length > 0)!;
+    const turn = indexUser(bundles[0]!).turnBySlot.get(qa.evidenceSlotIds.at(-1)!)!.turn;
+    qa.answer = 'Achieved';
+    turn.text = `${turn.text} I still want to get there.`;
+    expect(measure(bundles).unanswerable_qa!.count).toBe(1);
+    turn.text = `${turn.text} Actually, I did it - I managed it!`;
+    expect(measure(bundles).unanswerable_qa!.count).toBe(0);
+  });
+});
