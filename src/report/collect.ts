@@ -15,6 +15,16 @@ export interface EndpointUsage {
   cacheHits: number;
 }
 
+/** One fidelity figure as the report shows it. */
+export interface FidelityRow {
+  description: string;
+  value: number;
+  unit: string;
+  target: number | null;
+  kind: string;
+  ok: boolean | null;
+}
+
 /** Everything the report draws, aggregated in one streaming pass over the run directory. */
 export interface ReportData {
   name: string;
@@ -35,7 +45,12 @@ export interface ReportData {
     planned: Array<{ day: number; bigFive: BigFive }>;
     tracked: Array<{ day: number; bigFive: BigFive }>;
   }>;
-  validation: { failuresByCheck: Record<string, number>; judgeMode: string | null } | null;
+  validation: {
+    failuresByCheck: Record<string, number>;
+    judgeMode: string | null;
+    /** validation.json's `fidelity` section (measured vs target), empty for older runs. */
+    fidelity: Record<string, FidelityRow>;
+  } | null;
   usage: { byEndpoint: Record<string, EndpointUsage>; totalCostUsd: number } | null;
   offline: Record<string, boolean>;
   quarantined: number;
@@ -237,5 +252,19 @@ function summarizeValidation(validation: Record<string, unknown>): NonNullable<R
   const judgeMode = (validation.judgeMode ??
     (validation.judges as { mode?: unknown } | undefined)?.mode ??
     null) as string | null;
-  return { failuresByCheck, judgeMode: judgeMode === null ? null : String(judgeMode) };
+  const fidelity: Record<string, FidelityRow> = {};
+  const section = validation.fidelity;
+  if (section !== null && typeof section === 'object')
+    for (const [name, value] of Object.entries(section as Record<string, Partial<FidelityRow>>)) {
+      if (typeof value?.value !== 'number') continue;
+      fidelity[name] = {
+        description: String(value.description ?? name),
+        value: value.value,
+        unit: String(value.unit ?? '%'),
+        target: typeof value.target === 'number' ? value.target : null,
+        kind: String(value.kind ?? 'max'),
+        ok: typeof value.ok === 'boolean' ? value.ok : null,
+      };
+    }
+  return { failuresByCheck, judgeMode: judgeMode === null ? null : String(judgeMode), fidelity };
 }

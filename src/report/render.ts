@@ -119,6 +119,27 @@ export function renderReport(data: ReportData): string {
   sections.push(
     `<section><h2>Validation</h2>${data.validation === null ? '<p>No validation.json in this run.</p>' : `<p>Judges: ${escapeXml(data.validation.judgeMode ?? 'n/a')}</p>${figure('validation', 'Failures by check (0 everywhere is a clean corpus)', barChart(failures.length > 0 ? failures : [{ label: 'no checks', value: 0 }], { title: 'Validation failures', width: 760 }))}`}</section>`,
   );
+  const fidelity = Object.entries(data.validation?.fidelity ?? {});
+  if (fidelity.length > 0) {
+    const defects = fidelity.filter(([, f]) => f.kind === 'max');
+    const shapes = fidelity.filter(([, f]) => f.kind !== 'max' && f.target !== null);
+    const row = ([name, f]: (typeof fidelity)[number]) =>
+      `<tr><td><code>${escapeXml(name)}</code></td><td>${escapeXml(f.description)}</td><td>${f.value}${escapeXml(f.unit === '%' ? '%' : ` ${f.unit}`)}</td><td>${f.target === null ? '–' : `${f.kind === 'max' ? '≤ ' : '≈ '}${f.target}`}</td><td>${f.ok === null ? '–' : f.ok ? 'ok' : '<strong>off</strong>'}</td></tr>`;
+    const pairs = shapes.flatMap(([name, f]) => [
+      { label: `${name} · run`, value: f.value },
+      { label: `${name} · published`, value: f.target as number },
+    ]);
+    sections.push(
+      `<section><h2>Fidelity</h2><p>Does the corpus say what its labels say, and does it have the published shapes? Measured on every record of this run (validation.json, <code>fidelity</code>).</p>${figure(
+        'fidelity-defects',
+        'Defect rates (%): 0 is the target, except the repeated-openings budget',
+        barChart(
+          defects.map(([name, f]) => ({ label: name, value: f.value })),
+          { title: 'Fidelity defects', unit: '%', width: 760 },
+        ),
+      )}${pairs.length > 0 ? figure('fidelity-shapes', 'Proportions: this run beside the paper or real file', barChart(pairs, { title: 'Proportions vs published', width: 760 })) : ''}<table><tr><th>figure</th><th>what</th><th>run</th><th>target</th><th></th></tr>${fidelity.map(row).join('')}</table></section>`,
+    );
+  }
   sections.push(
     '<section><h2>Usage and cost</h2><p>LLM calls, tokens and cost of each invocation are in <code>manifest.json</code> (<code>usage</code>); this report depends only on the data files, so it is the same however often the run was resumed.</p></section>',
   );

@@ -69,6 +69,15 @@ describe('report.html', () => {
     expect(data.timelines).toHaveLength(2);
     expect(data.personality[0]?.tracked.length).toBeGreaterThan(0);
     expect(data.validation?.failuresByCheck).toMatchObject({ chronology: 2 });
+    expect(data.validation?.fidelity.drift_meaning_errors).toMatchObject({
+      value: 1.5,
+      target: 0,
+      ok: false,
+    });
+    const html = renderReport(data);
+    expect(html).toMatch(
+      /<td><code>drift_meaning_errors<\/code><\/td><td>[^<]+<\/td><td>1.5%<\/td><td>≤ 0<\/td><td><strong>off<\/strong><\/td>/,
+    );
     expect(data.offline).toEqual({ realizer: true });
   });
 
@@ -122,6 +131,8 @@ describe('report.html', () => {
           'preference-mix',
           'qa-tasks',
           'validation',
+          'fidelity-defects',
+          'fidelity-shapes',
         ]),
       );
       for (const chart of charts) {

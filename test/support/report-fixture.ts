@@ -77,6 +77,32 @@ export async function buildReportFixture(dir: string): Promise<void> {
   await writeJson(join(dir, 'validation.json'), {
     checks: { chronology: { failures: 2 }, slot_expressed: { failures: 0 } },
     judgeMode: 'offline-heuristic',
+    fidelity: {
+      drift_meaning_errors: {
+        description: 'drift turns contradicting the plan',
+        value: 1.5,
+        unit: '%',
+        target: 0,
+        kind: 'max',
+        ok: false,
+      },
+      assistant_repeated_openings: {
+        description: 'repeated openings',
+        value: 2,
+        unit: '%',
+        target: 5,
+        kind: 'max',
+        ok: true,
+      },
+      persona_mme_image_questions: {
+        description: 'image questions',
+        value: 19.3,
+        unit: '%',
+        target: 34,
+        kind: 'about',
+        ok: false,
+      },
+    },
   });
   await writeJson(join(dir, 'manifest.json'), {
     pipeline: { name: 'fixture' },

@@ -242,7 +242,7 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   ],
   noise: [
     '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - for {topic}, though, {adviceLead} {adviceAction}',
-    '{react}[, {name}|], [a quick answer on that|happy to take that detour], and [we can get back to|then back to] {aspect} of {topic} {dayRef}',
+    '{react}[, {name}|] - [a quick|a short|a small] [detour|tangent|aside] from {topic}, [happy to|no problem]; then [we can get back to|back to] {aspect} {dayRef}',
   ],
   personalize: [
     'since you enjoy {known}, {adviceLead} pair it with {topic} {dayRef}',
