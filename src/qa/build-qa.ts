@@ -80,9 +80,9 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
   );
   const endTime = times[times.length - 1] as number;
   const specs = [
-    ...allocateTasks(PERSONA_MME_TASKS, config.personaMme, config.weights),
-    ...allocateTasks(PERSONAMEM_TASKS, config.personaMem, config.weights),
-    ...allocateTasks(LOCOMO_TASKS, config.locomo, config.weights),
+    ...allocateTasks(PERSONA_MME_TASKS, config.personaMme, config.weights, rng),
+    ...allocateTasks(PERSONAMEM_TASKS, config.personaMem, config.weights, rng),
+    ...allocateTasks(LOCOMO_TASKS, config.locomo, config.weights, rng),
   ];
   const targets: QaTarget[] = [];
   // One user is never asked the same question twice (an exact duplicate eval item).
@@ -91,12 +91,15 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
     const first = rng.chance(config.atEndRatio) || times.length < 2 ? endTime : rng.pick(times.slice(1));
     const candidates = first === endTime ? [endTime] : [first, endTime];
     let target: QaTarget | null = null;
+    let question = '';
     for (const time of candidates) {
       for (const kernel of KERNELS[spec.task] ?? []) {
         const draft = kernel(context, time, spec);
         // Every answerable question needs evidence; adversarial ones have none by design.
         if (draft === null || (draft.evidence.length === 0 && draft.unanswerable !== true)) continue;
-        if (asked.has(draft.question.toLowerCase())) continue;
+        // Compared without the in-situ lead-in, which differs from one asking to the next.
+        question = draft.question.toLowerCase();
+        if (asked.has(question)) continue;
         target = finishTarget(
           context,
           spec,
@@ -109,7 +112,7 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
       if (target !== null) break;
     }
     if (target !== null) {
-      asked.add(target.question.toLowerCase());
+      asked.add(question);
       targets.push(target);
     }
   }

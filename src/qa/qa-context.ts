@@ -46,6 +46,22 @@ export function ask(context: Pick<QaContext, 'plan' | 'rng'>, ...variants: strin
   return own.length === 0 ? (variants[0] as string) : context.rng.pick(own);
 }
 
+/**
+ * Persona-MME asks in situ, in the first person, in the middle of the user's day (its questions
+ * average 22.7 words): each question opens with a line of situation. Even entries for train and
+ * validation users, odd for test users (see `ask`).
+ */
+export const IN_SITU_LEADS: readonly string[] = [
+  "I'm planning my week and want to check this.",
+  "Something just came up, and you'd remember better than me.",
+  "Before I decide later today, I'd like your take.",
+  'A chat with a friend made me wonder about this.',
+  'You keep track of what I tell you, so quick question.',
+  'I have a spare minute right now, so let me ask.',
+  "I'm planning ahead a little today, and this matters.",
+  'It popped into my head on the way home.',
+];
+
 export type Kernel = (context: QaContext, time: number, task: TaskSpec) => QaDraft | null;
 
 export function createQaContext(plan: UserPlan, rng: Rng): QaContext {
@@ -210,7 +226,8 @@ export function finishTarget(
     // PersonaMem groups by topic; the other families by aspect / category label.
     group: spec.family === 'personamem' ? (draft.topic ?? 'general') : spec.group,
     questionTime: isoAt(time),
-    question: draft.question,
+    question:
+      spec.family === 'persona-mme' ? `${ask(context, ...IN_SITU_LEADS)} ${draft.question}` : draft.question,
     answer: draft.answer,
     answerType: spec.answerType,
     choices,

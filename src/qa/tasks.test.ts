@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../util/rng.js';
 import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS } from './tasks.js';
 
 describe('task tables', () => {
@@ -16,10 +17,16 @@ describe('task tables', () => {
 });
 
 describe('allocateTasks', () => {
-  it('covers every task once when count equals the number of tasks', () => {
-    expect(allocateTasks(PERSONA_MME_TASKS, 14, {}).map((task) => task.task)).toEqual(
+  it('covers every task once when count equals the number of tasks and weights are equal', () => {
+    const equal = { 'persona-mme:visual_detail_recall': 1 };
+    expect(allocateTasks(PERSONA_MME_TASKS, 14, equal).map((task) => task.task)).toEqual(
       PERSONA_MME_TASKS.map((task) => task.task),
     );
+  });
+
+  it('gives visual detail recall the published image-question share by default', () => {
+    const tasks = allocateTasks(PERSONA_MME_TASKS, 17, {}).map((task) => task.task);
+    expect(tasks.filter((task) => task === 'visual_detail_recall')).toHaveLength(4);
   });
 
   it('follows weights with largest remainders (M²A mix 2:3:1:4)', () => {
@@ -53,5 +60,27 @@ describe('question wording', () => {
     expect(keys.length).toBeGreaterThan(50);
     for (const key of keys)
       expect(slotTopic(`x.${key}`), key).not.toMatch(/ buy$|^cuisine |^kids |genre$|^sports watch$/);
+  });
+});
+
+describe('published task mixes', () => {
+  it('spread PersonaMem questions as the real 32k file does, over many users', () => {
+    const counts = new Map<string, number>();
+    const rng = createRng(5, 'mix');
+    for (let user = 0; user < 2000; user++)
+      for (const task of allocateTasks(PERSONAMEM_TASKS, 7, {}, rng))
+        counts.set(task.task, (counts.get(task.task) ?? 0) + 1);
+    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    const share = (task: string) => ((counts.get(task) ?? 0) / total) * 100;
+    expect(share('track_full_preference_evolution')).toBeCloseTo(23.6 / 0.971, 0);
+    expect(share('provide_preference_aligned_recommendations')).toBeCloseTo(9.3 / 0.971, 0);
+    expect(counts.has('acknowledge_latest_user_preferences')).toBe(false);
+  });
+
+  it('let a pipeline weight override the published mix, family-scoped or by task name', () => {
+    const only = allocateTasks(PERSONAMEM_TASKS, 4, { 'personamem:suggest_new_ideas': 1e9 });
+    expect(only.map((task) => task.task)).toEqual(Array(4).fill('suggest_new_ideas'));
+    // A bare name shared by two families (generalizing_to_new_scenarios) weights both.
+    expect(allocateTasks(PERSONA_MME_TASKS, 14, {}).map((task) => task.task)).toHaveLength(14);
   });
 });

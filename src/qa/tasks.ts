@@ -1,4 +1,5 @@
 import type { QaFamily } from '../schemas/plan.js';
+import type { Rng } from '../util/rng.js';
 
 /** One question type of a family: its task name (snake_case), group label and answer form. */
 export interface TaskSpec {
@@ -85,7 +86,38 @@ export const PERSONAMEM_TOPICS: Record<string, string> = {
 };
 
 /**
- * Splits `count` questions over tasks by weight with largest remainders, so equal weights and
+ * Published task mixes, used where a pipeline sets no weight: Persona-MME's image-question share,
+ * PersonaMem's query types as the
+ * released 32k question file has them (it has no `acknowledge_latest_user_preferences`), LoCoMo's
+ * categories as the released locomo10.json has them. Keys are `family:task`.
+ */
+export const PUBLISHED_TASK_WEIGHTS: Readonly<Record<string, number>> = {
+  // Persona-MME: 34% of questions need an image (PersonaVLM §4); visual detail recall carries most.
+  'persona-mme:visual_detail_recall': 4,
+  'personamem:track_full_preference_evolution': 23.6,
+  'personamem:recall_user_shared_facts': 21.9,
+  'personamem:recalling_the_reasons_behind_previous_updates': 16.8,
+  'personamem:suggest_new_ideas': 15.8,
+  'personamem:generalizing_to_new_scenarios': 9.7,
+  'personamem:provide_preference_aligned_recommendations': 9.3,
+  'personamem:acknowledge_latest_user_preferences': 0,
+  'locomo:multi_hop': 14,
+  'locomo:temporal': 16,
+  'locomo:open_domain': 5,
+  'locomo:single_hop': 42,
+  'locomo:adversarial': 22,
+};
+
+/** A task's weight: the pipeline's `family:task`, then its bare task name, then the published mix, else 1. */
+export function taskWeight(task: TaskSpec, weights: Record<string, number>): number {
+  const scoped = `${task.family}:${task.task}`;
+  return weights[scoped] ?? weights[task.task] ?? PUBLISHED_TASK_WEIGHTS[scoped] ?? 1;
+}
+
+/**
+ * Splits `count` questions over tasks by weight: each task gets the whole part of its share, and
+ * the questions left go to tasks drawn with probability equal to their remainders (with `rng`;
+ * largest remainders without), so over many users the mix is the weights' mix. Equal weights and
  * `count ≥ tasks` cover every task.
  *
  * @example allocateTasks(PERSONA_MME_TASKS, 14, {}); // one of each
@@ -94,15 +126,31 @@ export function allocateTasks(
   tasks: readonly TaskSpec[],
   count: number,
   weights: Record<string, number>,
+  rng?: Rng,
 ): TaskSpec[] {
-  const w = tasks.map((task) => weights[task.task] ?? 1);
+  const w = tasks.map((task) => taskWeight(task, weights));
   const total = w.reduce((sum, value) => sum + value, 0);
   if (total <= 0 || count <= 0) return [];
   const exact = w.map((value) => (value / total) * count);
   const counts = exact.map(Math.floor);
   let left = count - counts.reduce((sum, value) => sum + value, 0);
-  const order = exact
-    .map((value, index) => ({ index, rest: value - Math.floor(value) }))
+  const rest = exact.map((value) => value - Math.floor(value));
+  if (rng !== undefined && left > 0) {
+    // Systematic sampling: task i gets an extra question with probability exactly rest[i].
+    let mark = rng.next();
+    let cumulative = 0;
+    rest.forEach((value, index) => {
+      cumulative += value;
+      while (left > 0 && mark < cumulative) {
+        counts[index] = (counts[index] ?? 0) + 1;
+        rest[index] = 0;
+        mark += 1;
+        left--;
+      }
+    });
+  }
+  const order = rest
+    .map((value, index) => ({ index, rest: value }))
     .sort((a, b) => b.rest - a.rest || a.index - b.index);
   for (const { index } of order) {
     if (left <= 0) break;

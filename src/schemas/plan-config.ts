@@ -41,7 +41,11 @@ export const QaConfig = z
     personaMem: z.number().int().min(0).default(7),
     /** LoCoMo questions per user (5 categories). @default 10 */
     locomo: z.number().int().min(0).default(10),
-    /** Relative weight of each task name (e.g. LoCoMo M²A mix multi_hop 2 : temporal 3 : open_domain 1 : single_hop 4). */
+    /**
+     * Relative weight of each task, keyed `family:task` or bare task name (e.g. LoCoMo M²A mix
+     * multi_hop 2 : temporal 3 : open_domain 1 : single_hop 4). Unset tasks take the published mix
+     * (src/qa/tasks.ts PUBLISHED_TASK_WEIGHTS: PersonaMem 32k types, LoCoMo categories), else 1.
+     */
     weights: z.record(z.string(), z.number().min(0)).default({}),
     /** Share of questions asked at the end of the history; the rest in situ at earlier session ends. @default 0.5 */
     atEndRatio: z.number().min(0).max(1).default(0.5),
