@@ -37,6 +37,7 @@ import { createPersonaMemory, type MemoryConfigInput } from './persona/persona-m
 import { buildTrajectory } from './trajectory.js';
 import { formatTreeOps } from './tree/parse-ops.js';
 import { applyTreeOps, createPersonaTree } from './tree/persona-tree.js';
+import { loadTreeSchema } from './tree/schema.js';
 import type { Embedder } from './types.js';
 
 export interface ReplayOptions {
@@ -92,7 +93,11 @@ export async function replayMemory(
   memory.setCore(plan.enriched.coreMemory);
   memory.setPersonality((plan.personality[0] as UserPlan['personality'][number]).bigFive);
   const snapshots: MemorySnapshot[] = [memory.snapshot(plan.horizon.start)];
-  let tree = createPersonaTree({ initial: initialTreeValues(index), policy: config.tree });
+  let tree = createPersonaTree({
+    initial: initialTreeValues(index),
+    policy: config.tree,
+    schema: loadTreeSchema(config.tree.schemaPath),
+  });
   const initialTree = { ...tree.values };
   const versions: TreeVersion[] = [];
   const traces: MemoryTrace[] = [];

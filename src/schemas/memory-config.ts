@@ -55,7 +55,10 @@ export type RetrievalConfig = z.infer<typeof RetrievalConfig>;
 
 export const PersonaTreeConfig = z
   .object({
-    /** Schema file; null = the project's `data/persona-tree-schema.json`. */
+    /**
+     * Schema file: Inside Out's published tree (`human_tree_en.json` format) or a wrapper
+     * `{id, extensible, tree}`; null = Inside Out's English tree shipped in `data/persona-tree/`.
+     */
     schemaPath: z.string().nullable().default(null),
     /**
      * Dialogue rounds (a user turn with the assistant's reply) per PersonaTree window (Inside Out:

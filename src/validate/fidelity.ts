@@ -116,6 +116,7 @@ export function createFidelityMeter() {
     mme: 0,
     mmeImage: 0,
     mmeWords: 0,
+    imageTurns: 0,
   };
   const openings = new Map<string, number>();
   let assistantTurns = 0;
@@ -180,6 +181,7 @@ export function createFidelityMeter() {
     for (const session of dialogue.sessions) {
       for (const turn of session.turns) {
         n.turns++;
+        if (turn.images.length > 0) n.imageTurns++;
         const lower = turn.text.toLowerCase();
         if (PLAN_LABELS.some((label) => lower.includes(label))) n.labelLeaks++;
         if (turn.speaker === 'user') {
@@ -254,7 +256,8 @@ export function createFidelityMeter() {
         0,
       ),
     };
-    if (n.mme > 0) {
+    // Image questions only mean something in a corpus that has images at all.
+    if (n.mme > 0 && n.imageTurns > 0) {
       figures.persona_mme_image_questions = about(
         'Persona-MME questions that need an image (paper: 34.0%)',
         n.mmeImage,

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadTreeSchema } from '../memory/tree/schema.js';
 import type { ReduceStage } from '../pipeline/types.js';
+import { PersonaTreeConfig } from '../schemas/memory-config.js';
 import { ValidateConfig } from '../schemas/validate-config.js';
 import { writeJson } from '../util/fs.js';
 import { readRunBundles } from './read-run.js';
@@ -27,8 +29,10 @@ export const validateStage: ReduceStage = {
         ctx.quarantine({ inputId: userId, reason, check: 'input' });
       },
     });
+    const tree = PersonaTreeConfig.parse((ctx.config.memory as { tree?: unknown } | undefined)?.tree ?? {});
     const report = await validateCorpus(users, {
       config,
+      tree: { schema: loadTreeSchema(tree.schemaPath), maxExtensionDepth: tree.maxExtensionDepth },
       llm: ctx.llm,
       imageExists: (path) => poolDir !== null && existsSync(join(poolDir, path)),
       onQuarantine: (record) => ctx.quarantine(record),

@@ -1,3 +1,4 @@
+import type { TreeSchema } from '../memory/tree/schema.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
 import type { UserMemory } from '../schemas/memory.js';
 import type { UserPlan } from '../schemas/plan.js';
@@ -41,6 +42,8 @@ export interface RuleFailure {
 
 export interface RuleOptions {
   config: ValidateConfig;
+  /** The PersonaTree schema the memory stage used (default: Inside Out's English tree). */
+  tree?: { schema: TreeSchema; maxExtensionDepth: number };
   /** Tells whether a pool-relative image path exists (only consulted when `imagePoolDir` is set). */
   imageExists: (relativePath: string) => boolean;
 }

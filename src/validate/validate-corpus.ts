@@ -18,6 +18,8 @@ export interface ValidateCorpusOptions {
   onProgress?: (done: number) => void;
   /** Rule checks to run. @default RULE_CHECKS */
   checks?: readonly RuleCheck[];
+  /** The PersonaTree schema the memory stage used. @default Inside Out's English tree */
+  tree?: RuleOptions['tree'];
   signal?: AbortSignal;
 }
 
@@ -35,7 +37,11 @@ export async function validateCorpus(
 ): Promise<ValidationReport> {
   const { config } = options;
   const checks = options.checks ?? RULE_CHECKS;
-  const ruleOptions: RuleOptions = { config, imageExists: options.imageExists ?? (() => true) };
+  const ruleOptions: RuleOptions = {
+    config,
+    imageExists: options.imageExists ?? (() => true),
+    ...(options.tree === undefined ? {} : { tree: options.tree }),
+  };
   const judges = createJudgeRunner(config, options.llm ?? null);
   const dedup = config.dedup.enabled ? createDeduplicator(config.dedup) : null;
   const keep = config.maxExamplesPerCheck;

@@ -14,6 +14,11 @@ import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
 
+/** The tree branches preference leaves sit under (one per category, from the gold mapping). */
+const PREFERENCE_BRANCHES = (
+  ['food', 'shopping', 'travel', 'entertainment', 'lifestyle', 'longtail'] as const
+).map((category) => preferencePath(category, 'x').slice(0, -2));
+
 const USERS = 12;
 const SEED = 42;
 
@@ -106,7 +111,7 @@ describe('memory replay on the offline corpus (real plan → offline realizer)',
         }
         const fromTree = new Set(
           Object.entries(tree.values)
-            .filter(([path]) => path.startsWith('4_Lifestyle_Characteristics.Preferences.'))
+            .filter(([path]) => PREFERENCE_BRANCHES.some((branch) => path.startsWith(`${branch}.`)))
             .map(([path, value]) => `${path} = ${value.split('; ')[0]}`),
         );
         expect(fromTree).toEqual(knownActive(plan, qa.questionTime));
@@ -120,7 +125,12 @@ describe('memory replay on the offline corpus (real plan → offline realizer)',
     const ops = memories.flatMap((memory) => memory.tree.versions.flatMap((version) => version.ops));
     for (const kind of ['ADD', 'UPDATE', 'DELETE', 'NO_OP'] as const)
       expect(ops.some((op) => op.op === kind)).toBe(true);
-    const driftUpdates = ops.filter((op) => op.op === 'UPDATE' && op.path?.includes('.Preferences.'));
+    const driftUpdates = ops.filter(
+      (op) =>
+        op.op === 'UPDATE' &&
+        PREFERENCE_BRANCHES.some((branch) => op.path?.startsWith(`${branch}.`)) &&
+        op.value?.includes('; previously'),
+    );
     expect(driftUpdates.length).toBeGreaterThan(0);
     for (const op of driftUpdates)
       expect(op.value).toMatch(/; previously (likes|dislikes) .+ until \d{4}-\d{2}-\d{2}/);

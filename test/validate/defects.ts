@@ -210,6 +210,14 @@ export const DEFECTS: Defect[] = [
     },
   },
   {
+    name: 'a tree op on a path the schema does not have',
+    check: 'tree_paths',
+    apply(b) {
+      const version = b.memory!.tree.versions[0]!;
+      version.ops.push({ op: 'ADD', path: '3_Social_Characteristics.Identity.Shoe_Size', value: '42' });
+    },
+  },
+  {
     name: 'duplicate options',
     check: 'multiple_choice',
     apply(b) {

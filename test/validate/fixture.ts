@@ -257,7 +257,7 @@ export function buildFixtureUser(
         time: turns[2]!.time,
         input: { turns: traceTurns },
         gold: {
-          text: `ADD(5_Behavioral_Characteristics.Lifestyle.Dietary_Habits, "likes ${keyword}")`,
+          text: `ADD(5_Behavioral_Characteristics.Lifestyle.Self_Care.dish, "likes ${keyword}")`,
           value: [],
         },
         teacher: null,
@@ -271,14 +271,14 @@ export function buildFixtureUser(
       ops: [
         {
           op: 'ADD',
-          path: `5_Behavioral_Characteristics.Lifestyle.Dietary_Habits_${s}`,
+          path: `5_Behavioral_Characteristics.Lifestyle.Self_Care.dish_${s}`,
           value: `likes ${keyword}`,
         },
       ],
-      opsText: `ADD(5_Behavioral_Characteristics.Lifestyle.Dietary_Habits_${s}, "likes ${keyword}")`,
+      opsText: `ADD(5_Behavioral_Characteristics.Lifestyle.Self_Care.dish_${s}, "likes ${keyword}")`,
       diff: [
         {
-          path: `5_Behavioral_Characteristics.Lifestyle.Dietary_Habits_${s}`,
+          path: `5_Behavioral_Characteristics.Lifestyle.Self_Care.dish_${s}`,
           before: null,
           after: `likes ${keyword}`,
         },
@@ -348,7 +348,7 @@ export function buildFixtureUser(
     offline: true,
     snapshots,
     traces,
-    tree: { schemaId: 'persona-tree-en', chunkTurns: 3, initial: {}, versions: treeVersions, final: {} },
+    tree: { schemaId: 'human_tree_en', chunkTurns: 3, initial: {}, versions: treeVersions, final: {} },
     trajectories,
     stats: { traces: {}, teacherAgreement: null, firstRetrievalHitRate: 1, sessionBoundaryMismatches: 0 },
   };

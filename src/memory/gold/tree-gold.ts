@@ -5,26 +5,44 @@ import type { TreeOp } from '../../schemas/memory.js';
 import type { EvidenceSlot, PreferenceCategory } from '../../schemas/plan.js';
 import { type PlanIndex, preferenceClause } from './plan-index.js';
 
+/*
+ * Where each planned fact lives in Inside Out's English tree (data/persona-tree/human_tree_en.json).
+ * Fixed facts go to the published leaves; preferences, goals, habits, people and photographed
+ * objects get one new leaf each under an extensible branch (schema.ts INSIDE_OUT_EXTENSIBLE).
+ */
+const BEHAVIOR = '5_Behavioral_Characteristics';
+const IDENTITY = '4_Identity_Characteristics';
 const CATEGORY_BRANCH: Record<PreferenceCategory, string> = {
-  food: 'Food',
-  shopping: 'Shopping',
-  travel: 'Travel',
-  entertainment: 'Entertainment',
-  lifestyle: 'Lifestyle',
-  longtail: 'Longtail',
+  food: `${BEHAVIOR}.Lifestyle.Self_Care`,
+  shopping: `${BEHAVIOR}.Material_Security.Economic_Status`,
+  travel: `${BEHAVIOR}.Lifestyle.Mobility_and_Travel`,
+  entertainment: `${BEHAVIOR}.Knowledge_Base.Artistic_Preferences`,
+  lifestyle: `${BEHAVIOR}.Lifestyle.Daily_Schedule`,
+  longtail: `${BEHAVIOR}.Interests_and_Skills`,
 };
 const TRAIT_LEAF: Record<BigFiveTrait, string> = {
-  openness: 'Openness',
-  conscientiousness: 'Conscientiousness',
-  extraversion: 'Extraversion',
-  agreeableness: 'Agreeableness',
-  neuroticism: 'Neuroticism',
+  openness: '3_Personality_Characteristics.Core_Personality.Openness',
+  conscientiousness: '3_Personality_Characteristics.Core_Personality.Conscientiousness',
+  extraversion: '3_Personality_Characteristics.Core_Personality.Extraversion',
+  agreeableness: '3_Personality_Characteristics.Core_Personality.Agreeableness',
+  neuroticism: '3_Personality_Characteristics.Core_Personality.Neuroticism',
 };
 const FACT_LEAF: Record<string, string> = {
-  'fact.occupation': '3_Social_Characteristics.Identity.Occupation',
-  'fact.location': '3_Social_Characteristics.Identity.Residence',
-  'fact.family': '3_Social_Characteristics.Family.Family_Structure',
+  'fact.education': `${IDENTITY}.Social_Identity.Educational_Background.Educational_Attainment`,
+  'fact.occupation': `${IDENTITY}.Social_Identity.Occupational_Role.Position`,
+  'fact.location': `${IDENTITY}.Social_Identity.Migration_and_Mobility.Residence`,
+  'fact.family': `${IDENTITY}.Family_System.Family_Structure.Type`,
 };
+const NAME_LEAF = `${IDENTITY}.Social_Identity.Legal_and_Civic_Status.Name`;
+const AGE_LEAF =
+  '1_Biological_Characteristics.Physiological_Status.Age_Related_Characteristics.Chronological_Age';
+const LIFE_STAGE_LEAF = `${IDENTITY}.Life_Course.Life_Stage`;
+const GOALS_BRANCH = `${IDENTITY}.Motivations_and_Goals.Goals`;
+const PEOPLE_BRANCH = `${BEHAVIOR}.Social_Interactions.Significant_Others`;
+const HABITS_BRANCH = `${BEHAVIOR}.Behavioral_Habits`;
+const PETS_BRANCH = `${IDENTITY}.Family_System.Caregiving_Responsibilities`;
+const OBJECTS_BRANCH = `${BEHAVIOR}.Lifestyle.Residential_Environment`;
+const PETS = /\b(dog|cat|puppy|kitten|parrot|bird|rabbit|hamster|fish|turtle|pet)\b/i;
 
 /**
  * A plan key as one path segment ([A-Za-z0-9_]).
@@ -44,10 +62,10 @@ export function pathSegment(key: string): string {
  * The leaf that holds a preference's conflict slot (one leaf per slot; drift moves its value).
  *
  * @example
- * preferencePath('food', 'coffee'); // '4_Lifestyle_Characteristics.Preferences.Food.coffee'
+ * preferencePath('food', 'coffee'); // '5_Behavioral_Characteristics.Lifestyle.Self_Care.coffee'
  */
 export function preferencePath(category: PreferenceCategory, slot: string): string {
-  return `4_Lifestyle_Characteristics.Preferences.${CATEGORY_BRANCH[category]}.${pathSegment(slot)}`;
+  return `${CATEGORY_BRANCH[category]}.${pathSegment(slot)}`;
 }
 
 /**
@@ -58,16 +76,13 @@ export function preferencePath(category: PreferenceCategory, slot: string): stri
  */
 export function initialTreeValues(index: PlanIndex): Record<string, string> {
   const { persona, bigFive } = index.plan.enriched;
+  // The published tree has no gender leaf; Inside Out keeps what its trunk names.
   const values: Record<string, string> = {
-    '3_Social_Characteristics.Identity.Name': persona.name,
-    '1_Biological_Characteristics.Demographics.Chronological_Age': String(persona.age),
-    '1_Biological_Characteristics.Demographics.Gender': persona.gender,
+    [NAME_LEAF]: persona.name,
+    [AGE_LEAF]: String(persona.age),
   };
-  if (persona.lifeStage !== '')
-    values['1_Biological_Characteristics.Demographics.Life_Stage'] = persona.lifeStage;
-  for (const trait of BIG_FIVE_TRAITS) {
-    values[`2_Psychological_Characteristics.Big_Five.${TRAIT_LEAF[trait]}`] = `${bigFive[trait]}/5`;
-  }
+  if (persona.lifeStage !== '') values[LIFE_STAGE_LEAF] = persona.lifeStage;
+  for (const trait of BIG_FIVE_TRAITS) values[TRAIT_LEAF[trait]] = `${bigFive[trait]}/5`;
   return values;
 }
 
@@ -115,18 +130,15 @@ function applySlot(index: PlanIndex, slot: EvidenceSlot, values: Map<string, str
       return;
     }
     case 'habit':
-      values.set(`4_Lifestyle_Characteristics.Habits.${pathSegment(slot.refId)}`, slot.statement);
+      values.set(`${HABITS_BRANCH}.${pathSegment(slot.refId)}`, slot.statement);
       return;
     case 'goal':
-      values.set(
-        `2_Psychological_Characteristics.Goals.${pathSegment(slot.refId)}`,
-        `${slot.statement} (as of ${day})`,
-      );
+      values.set(`${GOALS_BRANCH}.${pathSegment(slot.refId)}`, `${slot.statement} (as of ${day})`);
       return;
     case 'relationship': {
       const person = index.plan.people.find((candidate) => candidate.id === slot.refId);
       const key = pathSegment(person?.name ?? slot.refId);
-      const path = `3_Social_Characteristics.Relationships.${key}`;
+      const path = `${PEOPLE_BRANCH}.${key}`;
       const current = values.get(path);
       values.set(
         path,
@@ -141,10 +153,7 @@ function applySlot(index: PlanIndex, slot: EvidenceSlot, values: Map<string, str
       const before = index.personalityAt(new Date(Date.parse(slot.time) - 1).toISOString());
       for (const trait of BIG_FIVE_TRAITS) {
         if (now[trait] !== before[trait]) {
-          values.set(
-            `2_Psychological_Characteristics.Big_Five.${TRAIT_LEAF[trait]}`,
-            `${now[trait]}/5 (${day}: ${slot.statement})`,
-          );
+          values.set(TRAIT_LEAF[trait], `${now[trait]}/5 (${day}: ${slot.statement})`);
         }
       }
       return;
@@ -158,7 +167,7 @@ function applySlot(index: PlanIndex, slot: EvidenceSlot, values: Map<string, str
       const concept = index.plan.concepts.find((candidate) => candidate.id === slot.refId);
       if (concept !== undefined) {
         values.set(
-          `4_Lifestyle_Characteristics.Possessions_and_Pets.${pathSegment(concept.name)}`,
+          `${PETS.test(concept.objectClass) ? PETS_BRANCH : OBJECTS_BRANCH}.${pathSegment(concept.name)}`,
           `${concept.description} (Image Object: ${concept.objectClass})`,
         );
       }

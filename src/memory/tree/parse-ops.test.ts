@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTreeOp, parseOpLine, parseTreeOps } from './parse-ops.js';
 
-const P = '4_Lifestyle_Characteristics.Preferences.Food.coffee';
+const P = '5_Behavioral_Characteristics.Lifestyle.Self_Care.coffee';
 
 describe('parseOpLine accepts every op form', () => {
   it.each([

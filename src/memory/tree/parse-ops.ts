@@ -5,12 +5,12 @@ import type { ParsedOpLine, ParsedOps } from '../types.js';
  * PersonaTree op grammar (Inside Out §3; SPEC.md §2), one op per line, nothing else:
  *   ADD(path, "value") | UPDATE(path, "value") | DELETE(path, None) | NO_OP()
  * Whitespace around tokens is tolerated; everything else is strict: op names are upper case,
- * a path is dot-separated segments of [A-Za-z0-9_], a value is a double-quoted string whose only
+ * a path is dot-separated segments of letters, digits and _ (any script), a value is a double-quoted string whose only
  * escapes are \" \\ \n \t, and nothing may follow the closing parenthesis. Blank lines are
  * ignored (they are neither ops nor rejections).
  */
 const OP_NAMES = ['ADD', 'UPDATE', 'DELETE', 'NO_OP'] as const;
-const SEGMENT = /^[A-Za-z0-9_]+$/;
+const SEGMENT = /^[\p{L}\p{N}_/]+$/u;
 
 class Cursor {
   index = 0;
@@ -33,7 +33,7 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'con
 
 function readPath(cursor: Cursor): Step<string> {
   const start = cursor.index;
-  while (!cursor.done() && /[A-Za-z0-9_.]/.test(cursor.peek() as string)) cursor.index++;
+  while (!cursor.done() && /[\p{L}\p{N}_./]/u.test(cursor.peek() as string)) cursor.index++;
   const path = cursor.text.slice(start, cursor.index);
   if (path === '') {
     const found = cursor.peek();

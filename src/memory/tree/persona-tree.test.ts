@@ -1,11 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TreeOp } from '../../schemas/memory.js';
 import { compressValue } from './compress.js';
 import { applyTreeOps, createPersonaTree, renderPersonaTree } from './persona-tree.js';
-import { loadTreeSchema, parseTreeSchema } from './schema.js';
+import {
+  DEFAULT_TREE_SCHEMA_PATH,
+  INSIDE_OUT_EXTENSIBLE,
+  loadTreeSchema,
+  parseTreeSchema,
+} from './schema.js';
 
-const NAME = '3_Social_Characteristics.Identity.Name';
-const FOOD = '4_Lifestyle_Characteristics.Preferences.Food';
+const NAME = '4_Identity_Characteristics.Social_Identity.Legal_and_Civic_Status.Name';
+const FOOD = '5_Behavioral_Characteristics.Lifestyle.Self_Care';
 const op = (kind: TreeOp['op'], path: string | null, value: string | null = null): TreeOp => ({
   op: kind,
   path,
@@ -13,16 +19,26 @@ const op = (kind: TreeOp['op'], path: string | null, value: string | null = null
 });
 
 describe('default schema', () => {
-  it('has the biopsychosocial roots and extensible preference branches', () => {
+  it("is Inside Out's English tree as published, leaf for leaf, with extensible branches", () => {
     const schema = loadTreeSchema();
-    expect([...schema.branches].filter((b) => !b.includes('.'))).toEqual([
-      '1_Biological_Characteristics',
-      '2_Psychological_Characteristics',
-      '3_Social_Characteristics',
-      '4_Lifestyle_Characteristics',
-    ]);
+    const file = JSON.parse(readFileSync(DEFAULT_TREE_SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
+    const leaves: string[] = [];
+    const walk = (node: Record<string, unknown>, prefix: string[]) => {
+      for (const [key, value] of Object.entries(node))
+        if (typeof value === 'string') leaves.push([...prefix, key].join('.'));
+        else walk(value as Record<string, unknown>, [...prefix, key]);
+    };
+    walk(file, []);
+    expect([...schema.leaves].sort()).toEqual(leaves.sort());
+    expect([...schema.branches].filter((b) => !b.includes('.'))).toEqual(Object.keys(file));
     expect(schema.leaves.has(NAME)).toBe(true);
-    expect(schema.extensible.has(FOOD)).toBe(true);
+    expect([...schema.extensible].sort()).toEqual([...INSIDE_OUT_EXTENSIBLE].sort());
+  });
+
+  it('reads the Chinese tree as published too (its keys are not ASCII)', () => {
+    const zh = loadTreeSchema(DEFAULT_TREE_SCHEMA_PATH.replace('_en.json', '_zh.json'));
+    expect(zh.leaves.size).toBeGreaterThan(100);
+    expect([...zh.branches].some((path) => /[^\x00-\x7f]/.test(path))).toBe(true);
   });
 
   it('rejects an extensible path that is not a branch', () => {
@@ -39,7 +55,12 @@ describe('applyTreeOps', () => {
     ['ADD on a schema leaf', [op('ADD', NAME, 'Ana')], 1, 0],
     ['ADD of a new leaf under an extensible branch', [op('ADD', `${FOOD}.coffee`, 'likes lattes')], 1, 0],
     ['ADD two levels below an extensible branch (depth 1 policy)', [op('ADD', `${FOOD}.a.b`, 'x')], 0, 1],
-    ['ADD outside the schema', [op('ADD', '3_Social_Characteristics.Identity.Shoe_Size', 'x')], 0, 1],
+    [
+      'ADD outside the schema',
+      [op('ADD', '4_Identity_Characteristics.Social_Identity.Shoe_Size', 'x')],
+      0,
+      1,
+    ],
     ['ADD to an unknown root', [op('ADD', 'Hacks.Root', 'x')], 0, 1],
     ['ADD on a branch', [op('ADD', FOOD, 'x')], 0, 1],
     ['UPDATE of an empty leaf', [op('UPDATE', NAME, 'Ana')], 0, 1],
@@ -93,7 +114,7 @@ describe('applyTreeOps', () => {
   it('renders the filled tree as nested JSON', () => {
     const t1 = applyTreeOps(t0, [op('ADD', `${FOOD}.tea`, 'likes jasmine tea')]).tree;
     expect(renderPersonaTree(t1, { onlyFilled: true })).toEqual({
-      '4_Lifestyle_Characteristics': { Preferences: { Food: { tea: 'likes jasmine tea' } } },
+      '5_Behavioral_Characteristics': { Lifestyle: { Self_Care: { tea: 'likes jasmine tea' } } },
     });
   });
 });

@@ -39,10 +39,10 @@ export interface CreatePersonaTreeOptions {
 }
 
 /**
- * Creates T_0 over a schema (default: `data/persona-tree-schema.json`).
+ * Creates T_0 over a schema (default: Inside Out's `data/persona-tree/human_tree_en.json`).
  *
  * @example
- * const tree = createPersonaTree({ initial: { '3_Social_Characteristics.Identity.Name': 'Ana' } });
+ * const tree = createPersonaTree({ initial: { '4_Identity_Characteristics.Social_Identity.Legal_and_Civic_Status.Name': 'Ana' } });
  */
 export function createPersonaTree(options: CreatePersonaTreeOptions = {}): PersonaTree {
   const schema = options.schema ?? loadTreeSchema();
@@ -194,7 +194,7 @@ export function applyTreeOps(
  * True when `path` is a leaf the tree may hold (schema leaf or an extended leaf it created).
  *
  * @example
- * isPermittedLeaf(tree, '3_Social_Characteristics.Identity.Name'); // true
+ * isPermittedLeaf(tree, '4_Identity_Characteristics.Social_Identity.Legal_and_Civic_Status.Name'); // true
  */
 export function isPermittedLeaf(tree: PersonaTree, path: string): boolean {
   return tree.schema.leaves.has(path) || tree.extendedLeaves.has(path);

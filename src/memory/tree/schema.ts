@@ -6,7 +6,8 @@ import { InputError } from '../../errors/index.js';
 /**
  * A PersonaTree schema file: `tree` is the fixed trunk (objects are branches, `""` marks a
  * permitted leaf; Inside Out §3's biopsychosocial layout), `extensible` lists the branches
- * under which ADD may create new leaves (the extended-schema policy).
+ * under which ADD may create new leaves (the extended-schema policy). Inside Out's published
+ * files (a bare tree, e.g. `human_tree_en.json`) are read too, with `INSIDE_OUT_EXTENSIBLE`.
  */
 export const TreeSchemaFile = z
   .object({
@@ -30,7 +31,32 @@ export interface TreeSchema {
   tree: Record<string, unknown>;
 }
 
-const SEGMENT = /^[A-Za-z0-9_]+$/;
+const SEGMENT = /^[\p{L}\p{N}_/]+$/u;
+
+/**
+ * Branches of Inside Out's English tree (`human_tree_en.json`) under which ADD may create new
+ * leaves: one per preference slot, goal, habit, person or photographed object. The published
+ * file has only fixed leaves; the paper lets the tree grow, and this list says where.
+ */
+export const INSIDE_OUT_EXTENSIBLE: readonly string[] = [
+  '4_Identity_Characteristics.Motivations_and_Goals.Goals',
+  '5_Behavioral_Characteristics.Social_Interactions.Significant_Others',
+  '5_Behavioral_Characteristics.Behavioral_Habits',
+  '5_Behavioral_Characteristics.Lifestyle.Self_Care',
+  '5_Behavioral_Characteristics.Lifestyle.Mobility_and_Travel',
+  '5_Behavioral_Characteristics.Lifestyle.Daily_Schedule',
+  '5_Behavioral_Characteristics.Knowledge_Base.Artistic_Preferences',
+  '5_Behavioral_Characteristics.Interests_and_Skills',
+  '5_Behavioral_Characteristics.Material_Security.Economic_Status',
+  '5_Behavioral_Characteristics.Lifestyle.Residential_Environment',
+  '4_Identity_Characteristics.Family_System.Caregiving_Responsibilities',
+];
+
+/** A published tree file (nested object of `""` leaves, no wrapper) — Inside Out's own format. */
+function isRawTree(document: unknown): document is Record<string, unknown> {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return false;
+  return !('tree' in document) && Object.values(document).every((v) => v !== null && typeof v === 'object');
+}
 
 /**
  * Validates a schema document and indexes its leaves and branches.
@@ -40,6 +66,20 @@ const SEGMENT = /^[A-Za-z0-9_]+$/;
  * schema.leaves.has('Identity.Name'); // true
  */
 export function parseTreeSchema(document: unknown, source = 'persona tree schema'): TreeSchema {
+  if (isRawTree(document)) {
+    // Inside Out's file as published; the project's extension policy applies where its branches exist.
+    const branches = new Set<string>();
+    const walk = (node: Record<string, unknown>, prefix: string) => {
+      for (const [key, value] of Object.entries(node))
+        if (value !== null && typeof value === 'object') {
+          branches.add(prefix === '' ? key : `${prefix}.${key}`);
+          walk(value as Record<string, unknown>, prefix === '' ? key : `${prefix}.${key}`);
+        }
+    };
+    walk(document, '');
+    const id = source.replace(/^.*[\\/]/, '').replace(/\.json$/, '');
+    document = { id, extensible: INSIDE_OUT_EXTENSIBLE.filter((path) => branches.has(path)), tree: document };
+  }
   const parsed = TreeSchemaFile.safeParse(document);
   if (!parsed.success) throw new InputError(source, z.prettifyError(parsed.error));
   const leaves = new Set<string>();
@@ -47,7 +87,7 @@ export function parseTreeSchema(document: unknown, source = 'persona tree schema
   const walk = (node: Record<string, unknown>, prefix: string): void => {
     for (const [key, value] of Object.entries(node)) {
       if (!SEGMENT.test(key))
-        throw new InputError(source, `key "${key}" under "${prefix}" is not [A-Za-z0-9_]+`);
+        throw new InputError(source, `key "${key}" under "${prefix}" is not letters, digits and _`);
       const path = prefix === '' ? key : `${prefix}.${key}`;
       if (typeof value === 'string') leaves.add(path);
       else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -70,22 +110,23 @@ export function parseTreeSchema(document: unknown, source = 'persona tree schema
   };
 }
 
-/** Location of the project's default schema (`data/persona-tree-schema.json`). */
+/** Location of the default schema: Inside Out's English tree, shipped as published (`data/persona-tree/`, Apache-2.0). */
 export const DEFAULT_TREE_SCHEMA_PATH = fileURLToPath(
-  new URL('../../../data/persona-tree-schema.json', import.meta.url),
+  new URL('../../../data/persona-tree/human_tree_en.json', import.meta.url),
 );
 
-let defaultSchema: TreeSchema | null = null;
+const loaded = new Map<string, TreeSchema>();
 
 /**
- * Loads a schema file (default: the project's own).
+ * Loads a schema file (default: Inside Out's English tree), once per path.
  *
  * @example
  * const schema = loadTreeSchema();
  */
 export function loadTreeSchema(path: string | null = null): TreeSchema {
-  if (path === null && defaultSchema !== null) return defaultSchema;
   const file = path ?? DEFAULT_TREE_SCHEMA_PATH;
+  const cached = loaded.get(file);
+  if (cached !== undefined) return cached;
   let document: unknown;
   try {
     document = JSON.parse(readFileSync(file, 'utf8'));
@@ -95,6 +136,6 @@ export function loadTreeSchema(path: string | null = null): TreeSchema {
     });
   }
   const schema = parseTreeSchema(document, file);
-  if (path === null) defaultSchema = schema;
+  loaded.set(file, schema);
   return schema;
 }

@@ -5,7 +5,7 @@ import type { TreeVersion, UserMemory } from '../../schemas/memory.js';
  * stored T_0 and the per-step diffs — versions are persisted as diffs so a record stays small.
  *
  * @example
- * treeValuesAt(record.tree, 3)['3_Social_Characteristics.Identity.Name'];
+ * treeValuesAt(record.tree, 3)['4_Identity_Characteristics.Social_Identity.Legal_and_Civic_Status.Name'];
  */
 export function treeValuesAt(
   tree: Pick<UserMemory['tree'], 'initial' | 'versions'>,

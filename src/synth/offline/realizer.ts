@@ -1,5 +1,6 @@
 import type { UserPlan } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
+import { normaliseText } from '../../util/text.js';
 import type { ChunkRequest, RealizedRound, Realizer } from '../realizer.js';
 import { composeAssistantTurn, composeUserTurn, type RoundContext } from './compose.js';
 import { styleFor } from './style.js';
@@ -93,17 +94,19 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           sessionKey = key;
           said = new Set();
         }
+        // Repeats are judged on normalised text (case and punctuation aside), as validation does.
+        const seen = (text: string) => said.has(normaliseText(text));
         let user = composeUserTurn(ctx, rng);
-        for (let retry = 1; said.has(user) && retry <= 6; retry++) {
+        for (let retry = 1; seen(user) && retry <= 6; retry++) {
           user = composeUserTurn(ctx, rng.fork('unrepeat', retry));
         }
-        if (said.has(user)) user = `${user} ${AGAIN[said.size % AGAIN.length]}`;
-        said.add(user);
+        if (seen(user)) user = `${user} ${AGAIN[said.size % AGAIN.length]}`;
+        said.add(normaliseText(user));
         let assistant = composeAssistantTurn(ctx, rng);
-        for (let retry = 1; said.has(assistant) && retry <= 6; retry++) {
+        for (let retry = 1; seen(assistant) && retry <= 6; retry++) {
           assistant = composeAssistantTurn(ctx, rng.fork('unrepeat-reply', retry));
         }
-        said.add(assistant);
+        said.add(normaliseText(assistant));
         return { round: round.round, user, assistant };
       });
     },

@@ -12,6 +12,7 @@ import { sessionGapCheck } from './session-gap.js';
 import { slotExpressedCheck } from './slot-expressed.js';
 import { trainingRowsCheck } from './training-rows.js';
 import { trajectoryTagsCheck } from './trajectory-tags.js';
+import { treePathsCheck } from './tree-paths.js';
 
 export { chronologyCheck } from './chronology.js';
 export { driftMeaningCheck } from './drift-meaning.js';
@@ -26,6 +27,7 @@ export { sessionGapCheck } from './session-gap.js';
 export { keywordCoverage, normaliseText, slotExpressedCheck } from './slot-expressed.js';
 export { trainingRowsCheck } from './training-rows.js';
 export { type ParsedStep, parseTrajectoryStep, trajectoryTagsCheck } from './trajectory-tags.js';
+export { pathInSchema, treePathsCheck } from './tree-paths.js';
 
 /** Every rule check, in the order validation.json lists them. */
 export const RULE_CHECKS: readonly RuleCheck[] = [
@@ -42,4 +44,5 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   trainingRowsCheck,
   futureInfoCheck,
   goldInPromptCheck,
+  treePathsCheck,
 ];

@@ -1,16 +1,7 @@
+import { normaliseText } from '../../util/text.js';
 import type { RuleCheck, RuleFailure } from '../types.js';
 
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** Lower-cased text with runs of non-letters/digits collapsed to one space, padded with spaces, for keyword matching. */
-export function normaliseText(text: string): string {
-  const lower = text.toLowerCase();
-  // The ASCII pattern is several times faster than the Unicode one and covers most text.
-  const collapsed = ASCII.test(lower)
-    ? lower.replace(/[^a-z0-9]+/g, ' ')
-    : lower.replace(/[^\p{L}\p{N}]+/gu, ' ');
-  return ` ${collapsed.trim()} `;
-}
+export { normaliseText };
 
 /**
  * Fraction of `keywords` found in `text` (case-insensitive), each starting at a word boundary;
