@@ -47,8 +47,11 @@ export function buildUserPlan(input: BuildUserPlanInput, options: BuildUserPlanO
   const days = (end - start) / DAY;
   const life = rng.fork('life');
 
-  // Drift counts: VitaBench per-user means scaled to this horizon (see plan-config.ts).
-  const scale = (days / settings.drift.referenceHorizonDays) * settings.drift.timeScale;
+  // Drift counts: VitaBench per-user means, per lifecycle or scaled to this horizon (plan-config.ts).
+  const scale =
+    settings.drift.counts === 'lifecycle'
+      ? 1
+      : (days / settings.drift.referenceHorizonDays) * settings.drift.timeScale;
   const means = settings.drift.perUserMeans;
   const driftTypes = life.shuffle([
     ...Array<'add'>(life.poisson(means.add * scale)).fill('add'),
@@ -105,7 +108,7 @@ export function buildUserPlan(input: BuildUserPlanInput, options: BuildUserPlanO
   const startIso = iso(start);
   const initialCount = prefRng.int(...settings.preferences.initial);
   for (let i = 0; i < initialCount; i++) {
-    const choice = pool.draw(prefRng, active);
+    const choice = pool.draw(prefRng, active, [...active.values()]);
     if (choice === null) break;
     openPreference(choice, startIso, 'initial');
   }
@@ -174,7 +177,7 @@ export function buildUserPlan(input: BuildUserPlanInput, options: BuildUserPlanO
       let previous: Preference | null = null;
       let next: Preference | null = null;
       if (type === 'add') {
-        const choice = pool.draw(ev, active);
+        const choice = pool.draw(ev, active, [...active.values()]);
         if (choice === null) {
           kind = 'preference';
         } else {
@@ -185,7 +188,7 @@ export function buildUserPlan(input: BuildUserPlanInput, options: BuildUserPlanO
         previous.validUntil = round.iso;
         active.delete(baseSlot(previous.slot));
         if (type === 'modify') {
-          const option = pool.modify(ev, previous);
+          const option = pool.modify(ev, previous, [...active.values()]);
           const spec = pool.slots.find((candidate) => candidate.slot === baseSlot(previous?.slot ?? ''));
           next = openPreference(
             {

@@ -77,8 +77,23 @@ export function createPreferencePool(persona: Persona, settings: PlanSettings) {
     categories.map((category) => [category, slots.filter((spec) => spec.category === category)]),
   );
 
-  /** A fresh preference in a slot not in `occupied` (base slot keys); null when none is left. */
-  function draw(rng: Rng, occupied: { has(slot: string): boolean }): PreferenceChoice | null {
+  /**
+   * A fresh preference in a slot not in `occupied` (base slot keys); null when none is left. An
+   * option that contradicts a held preference (a meat dish for a vegetarian) is drawn again.
+   */
+  function draw(
+    rng: Rng,
+    occupied: { has(slot: string): boolean },
+    held: readonly Preference[] = [],
+  ): PreferenceChoice | null {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const choice = drawOnce(rng, occupied);
+      if (choice === null || !dietConflict(choice.option, held)) return choice;
+    }
+    return null;
+  }
+
+  function drawOnce(rng: Rng, occupied: { has(slot: string): boolean }): PreferenceChoice | null {
     const free = new Map<PreferenceCategory, SlotSpec[]>();
     for (const [category, list] of byCategory) {
       const open = list.filter((spec) => !occupied.has(spec.slot));
@@ -103,8 +118,8 @@ export function createPreferencePool(persona: Persona, settings: PlanSettings) {
     };
   }
 
-  /** Another option of the same slot (a `modify` drift). */
-  function modify(rng: Rng, current: Preference): PreferenceOption {
+  /** Another option of the same slot (a `modify` drift), never one that contradicts `held`. */
+  function modify(rng: Rng, current: Preference, held: readonly Preference[] = []): PreferenceOption {
     const base = baseSlot(current.slot);
     const spec =
       PREFERENCE_CATALOGUE.find((candidate) => candidate.slot === base) ??
@@ -113,14 +128,40 @@ export function createPreferencePool(persona: Persona, settings: PlanSettings) {
     const same = options.find(
       (option) => option.item === current.item && option.polarity === current.polarity,
     );
-    return pickOption(
-      rng,
-      spec,
-      same ?? { item: current.item, polarity: current.polarity, keywords: current.keywords },
-    );
+    const exclude = same ?? { item: current.item, polarity: current.polarity, keywords: current.keywords };
+    let option = pickOption(rng, spec, exclude);
+    for (let attempt = 0; attempt < 8 && dietConflict(option, held); attempt++)
+      option = pickOption(rng, spec, exclude);
+    return dietConflict(option, held)
+      ? { ...exclude, polarity: exclude.polarity === 'like' ? 'dislike' : 'like' }
+      : option;
   }
 
   return { slots, draw, modify };
+}
+
+/** Liked dishes a vegetarian diet rules out (VitaBench audit: vegetarians who like Korean BBQ). */
+export const MEAT_DISHES: ReadonlySet<string> = new Set([
+  'spicy Sichuan hotpot',
+  'salmon sushi',
+  'tonkotsu ramen',
+  'Korean barbecue',
+  'steamed crab',
+  'butter chicken',
+  'fish tacos',
+  'roast goose',
+]);
+const VEGETARIAN = 'a vegetarian diet';
+
+/** True when liking `option` contradicts a held like (or the reverse): a vegetarian diet and a meat dish. */
+export function dietConflict(
+  option: Pick<PreferenceOption, 'item' | 'polarity'>,
+  held: ReadonlyArray<Pick<Preference, 'item' | 'polarity'>>,
+): boolean {
+  if (option.polarity !== 'like') return false;
+  const likes = held.filter((p) => p.polarity === 'like').map((p) => p.item);
+  if (option.item === VEGETARIAN) return likes.some((item) => MEAT_DISHES.has(item));
+  return MEAT_DISHES.has(option.item) && likes.includes(VEGETARIAN);
 }
 
 /** The catalogue slot of a conflict key (conditional keys carry `@context`). */

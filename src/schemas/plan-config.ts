@@ -12,7 +12,8 @@ import { ImagesConfig } from './images-config.js';
  * `timeScale` 1 that is ≈0.9 changes per 30 days — too few for interest-evolution questions in
  * a month of dialogue — so the generic/PersonaVLM default `timeScale: 4` plays roughly four
  * months of VitaBench life per planned month (≈3.7 changes per 30 days, ≈11 per 90 days; the
- * add:delete:modify ratio is VitaBench's). The `vitabench` profile uses `timeScale: 1`.
+ * add:delete:modify ratio is VitaBench's). The `vitabench` profile uses `counts: lifecycle`:
+ * each user sees the paper's per-user counts, compressed into the planned horizon.
  */
 const Range = (min: number, max: number) =>
   z
@@ -148,6 +149,12 @@ export const PlanSettings = z
         referenceHorizonDays: z.number().min(1).default(1580),
         /** Reference-days of life per planned day (see the note above). @default 4 */
         timeScale: z.number().min(0).default(4),
+        /**
+         * `lifecycle`: every user gets the per-user means whatever their horizon (VitaBench 2.0
+         * reports 36.1 / 7.5 / 4.8 changes per user), spread over the planned months;
+         * `horizon`: means scaled to the horizon by `timeScale`. @default horizon
+         */
+        counts: z.enum(['horizon', 'lifecycle']).default('horizon'),
         /** Share of drift events that are implicit state changes. @default 0.3 */
         implicitRatio: z.number().min(0).max(1).default(0.3),
       })
@@ -239,7 +246,7 @@ export const PLAN_PROFILE_PRESETS: Record<PlanProfile, PlanConfig> = {
   vitabench: {
     multimodal: { enabled: false },
     preferences: { initial: [25, 68] },
-    drift: { timeScale: 1 },
+    drift: { timeScale: 1, counts: 'lifecycle' },
     horizonDays: { train: [30, 90], test: [90, 365] },
     testContexts: ['128k'],
     qa: { personaMme: 7, personaMem: 7, locomo: 0 },

@@ -209,7 +209,8 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
         (k) => point.bigFive[k] !== before.bigFive[k],
       );
       if (trait === undefined) return 'shift changed nothing';
-      return expect(state.bigFive[trait] >= 3 ? 'Yes' : 'No');
+      // The user said which way they changed ("I feel more outgoing lately"): Yes when it went up.
+      return expect(point.bigFive[trait] > before.bigFive[trait] ? 'Yes' : 'No');
     }
     default:
       return `unknown task ${qa.task}`;

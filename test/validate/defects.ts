@@ -218,6 +218,26 @@ export const DEFECTS: Defect[] = [
     },
   },
   {
+    name: 'a vegetarian who likes Korean barbecue at the same time',
+    check: 'diet_coherence',
+    apply(b) {
+      const t = turn(b, 0, 0).time;
+      const like = (id: string, item: string) => ({
+        id,
+        category: 'food' as const,
+        slot: id,
+        item,
+        polarity: 'like' as const,
+        keywords: [item.split(' ').at(-1)!],
+        validFrom: t,
+        validUntil: null,
+        origin: 'initial' as const,
+        condition: null,
+      });
+      b.plan.preferences.push(like('pref-veg', 'a vegetarian diet'), like('pref-bbq', 'Korean barbecue'));
+    },
+  },
+  {
     name: 'duplicate options',
     check: 'multiple_choice',
     apply(b) {

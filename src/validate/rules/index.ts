@@ -1,5 +1,6 @@
 import type { RuleCheck } from '../types.js';
 import { chronologyCheck } from './chronology.js';
+import { dietCoherenceCheck } from './diet-coherence.js';
 import { driftMeaningCheck } from './drift-meaning.js';
 import { episodicCoverageCheck } from './episodic-coverage.js';
 import { futureInfoCheck } from './future-info.js';
@@ -15,6 +16,7 @@ import { trajectoryTagsCheck } from './trajectory-tags.js';
 import { treePathsCheck } from './tree-paths.js';
 
 export { chronologyCheck } from './chronology.js';
+export { dietCoherenceCheck } from './diet-coherence.js';
 export { driftMeaningCheck } from './drift-meaning.js';
 export { episodicCoverageCheck } from './episodic-coverage.js';
 export { futureInfoCheck, latestTimeIn, memoryEntryTimes } from './future-info.js';
@@ -45,4 +47,5 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   futureInfoCheck,
   goldInPromptCheck,
   treePathsCheck,
+  dietCoherenceCheck,
 ];
