@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { SystemsConfig } from '../export/systems/config.js';
 import { loadTreeSchema } from '../memory/tree/schema.js';
 import type { ReduceStage } from '../pipeline/types.js';
 import { PersonaTreeConfig } from '../schemas/memory-config.js';
@@ -30,8 +31,12 @@ export const validateStage: ReduceStage = {
       },
     });
     const tree = PersonaTreeConfig.parse((ctx.config.memory as { tree?: unknown } | undefined)?.tree ?? {});
+    const systems = SystemsConfig.parse(
+      (ctx.config.export as { systems?: unknown } | undefined)?.systems ?? {},
+    );
     const report = await validateCorpus(users, {
       config,
+      ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
       tree: { schema: loadTreeSchema(tree.schemaPath), maxExtensionDepth: tree.maxExtensionDepth },
       llm: ctx.llm,
       imageExists: (path) => poolDir !== null && existsSync(join(poolDir, path)),

@@ -1,3 +1,4 @@
+import type { VitaBenchSystemConfig } from '../export/systems/config.js';
 import type { TreeSchema } from '../memory/tree/schema.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
 import type { UserMemory } from '../schemas/memory.js';
@@ -44,6 +45,8 @@ export interface RuleOptions {
   config: ValidateConfig;
   /** The PersonaTree schema the memory stage used (default: Inside Out's English tree). */
   tree?: { schema: TreeSchema; maxExtensionDepth: number };
+  /** Set when the pipeline exports VitaBench tasks: validation builds and checks them first. */
+  vitabench?: { config: VitaBenchSystemConfig; seed: number };
   /** Tells whether a pool-relative image path exists (only consulted when `imagePoolDir` is set). */
   imageExists: (relativePath: string) => boolean;
 }

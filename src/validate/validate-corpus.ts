@@ -20,6 +20,8 @@ export interface ValidateCorpusOptions {
   checks?: readonly RuleCheck[];
   /** The PersonaTree schema the memory stage used. @default Inside Out's English tree */
   tree?: RuleOptions['tree'];
+  /** The VitaBench exporter's settings, when the pipeline exports VitaBench tasks. */
+  vitabench?: RuleOptions['vitabench'];
   signal?: AbortSignal;
 }
 
@@ -41,6 +43,7 @@ export async function validateCorpus(
     config,
     imageExists: options.imageExists ?? (() => true),
     ...(options.tree === undefined ? {} : { tree: options.tree }),
+    ...(options.vitabench === undefined ? {} : { vitabench: options.vitabench }),
   };
   const judges = createJudgeRunner(config, options.llm ?? null);
   const dedup = config.dedup.enabled ? createDeduplicator(config.dedup) : null;

@@ -10,6 +10,8 @@ import {
   preferenceTag,
 } from '../../src/export/systems/index.js';
 import { stateAt } from '../../src/plan/state-at.js';
+import { vitabenchTaskProblems } from '../../src/validate/rules/vitabench-tasks.js';
+import { indexUser } from '../../src/validate/types.js';
 import { smallCorpus } from './corpus.js';
 
 let runDir: string;
@@ -40,7 +42,7 @@ describe('VitaBench 2.0 tasks', () => {
       expect(Object.keys(task).sort()).toEqual(['id', 'subtasks', 'user_id', 'user_profile']);
       expect(task.subtasks.length).toBeGreaterThanOrEqual(10);
       expect(task.subtasks.length).toBeLessThanOrEqual(20);
-      const times = task.subtasks.map((s) => parseVita(s.environment.time));
+      const times = task.subtasks.map((s) => parseVita(String(s.environment.time)));
       for (let i = 1; i < times.length; i++) expect(times[i]!).toBeGreaterThan(times[i - 1]!);
       for (const sub of task.subtasks) {
         expect(['delivery', 'instore', 'ota']).toContain(sub.domain);
@@ -55,12 +57,12 @@ describe('VitaBench 2.0 tasks', () => {
   it('gives each subtask exactly the interactions since the previous one, nothing from its future', () => {
     for (const [i, task] of tasks.entries()) {
       const dialogue = bundles[i]!.dialogue;
-      const last = parseVita(task.subtasks[task.subtasks.length - 1]!.environment.time);
+      const last = parseVita(String(task.subtasks[task.subtasks.length - 1]!.environment.time));
       let previous = Number.NEGATIVE_INFINITY;
       let messages = 0;
       let behaviors = 0;
       for (const sub of task.subtasks) {
-        const t = parseVita(sub.environment.time);
+        const t = parseVita(String(sub.environment.time));
         for (const day of sub.interactions) {
           expect(Date.parse(`${day.date}T00:00:00Z`)).toBeLessThanOrEqual(t);
           expect(Date.parse(`${day.date}T23:59:59.999Z`)).toBeGreaterThan(previous);
@@ -82,7 +84,7 @@ describe('VitaBench 2.0 tasks', () => {
     for (const [i, task] of tasks.entries()) {
       const plan = bundles[i]!.plan;
       for (const sub of task.subtasks) {
-        const t = parseVita(sub.environment.time);
+        const t = parseVita(String(sub.environment.time));
         const active = stateAt(plan, t).preferences;
         for (const rubric of sub.evaluation_criteria.overall_rubrics) {
           const item =
@@ -113,7 +115,7 @@ describe('VitaBench 2.0 tasks', () => {
       const plan = bundles[i]!.plan;
       let previous = Number.NEGATIVE_INFINITY;
       for (const sub of task.subtasks) {
-        const t = parseVita(sub.environment.time);
+        const t = parseVita(String(sub.environment.time));
         const memory = sub.user_scenario.personalized_preference_memory;
         const drifts = plan.drift.filter((d) => Date.parse(d.time) <= t);
         expect(memory.preference_tag_change_history).toHaveLength(drifts.length);
@@ -134,6 +136,75 @@ describe('VitaBench 2.0 tasks', () => {
       }
     }
     expect(updates).toBeGreaterThan(0);
+  });
+
+  it('builds every subtask as VitaBench does: an environment to act on and a non-empty expected state', () => {
+    let subtasks = 0;
+    for (const [i, task] of tasks.entries()) {
+      const index = indexUser({ ...bundles[i]!, memory: null });
+      expect(vitabenchTaskProblems(task, index)).toEqual([]);
+      for (const sub of task.subtasks) {
+        subtasks++;
+        const env = sub.environment as Record<string, unknown>;
+        expect(Object.keys(env)).toEqual(
+          expect.arrayContaining(['time', 'user_id', 'orders', 'location', 'user_historical_behaviors']),
+        );
+        const stores = (env.stores ?? env.shops) as Record<
+          string,
+          { products: Array<{ product_id: string; name: string }> }
+        >;
+        const [state] = sub.evaluation_criteria.expected_states;
+        const order = state!.required_orders[0] as {
+          store_id: string;
+          products: Array<{ product_id: string }>;
+        };
+        const store = stores[order.store_id]!;
+        expect(store.products.map((p) => p.product_id)).toContain(order.products[0]!.product_id);
+        // The target store sells what a liked focal preference names.
+        const focal = bundles[i]!.plan.preferences.find((p) => p.id === sub.focal_preference)!;
+        if (focal.polarity === 'like')
+          expect(store.products[0]!.name.toLowerCase()).toBe(focal.item.toLowerCase());
+        // One focus: no rubric names another active preference.
+        const others = bundles[i]!.plan.preferences.filter((p) => p.id !== focal.id && p.item !== focal.item);
+        for (const rubric of sub.evaluation_criteria.overall_rubrics)
+          for (const other of others)
+            if (!rubric.includes('outdated')) expect(rubric.includes(`: ${other.item}.`), rubric).toBe(false);
+      }
+    }
+    expect(subtasks).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [
+      'an empty expected state',
+      (sub: PersonalizationTask['subtasks'][number]) => void (sub.evaluation_criteria.expected_states = []),
+    ],
+    [
+      'a domain that does not fit the focal preference',
+      (sub: PersonalizationTask['subtasks'][number]) =>
+        void (sub.domain = sub.domain === 'ota' ? 'delivery' : 'ota'),
+    ],
+    [
+      'a focal preference said only after the task',
+      (sub: PersonalizationTask['subtasks'][number]) => void (sub.environment.time = '2000-01-01 00:00:00'),
+    ],
+    [
+      'an order at a store the environment does not have',
+      (sub: PersonalizationTask['subtasks'][number]) =>
+        void ((
+          sub.evaluation_criteria.expected_states[0]!.required_orders[0] as { store_id: string }
+        ).store_id = 'S-nowhere'),
+    ],
+  ])('catches a planted defect: %s', (_name, plant) => {
+    const task = structuredClone(tasks[0]!);
+    const sub = task.subtasks.find((s) => {
+      const focal = bundles[0]!.plan.preferences.find((p) => p.id === s.focal_preference)!;
+      return focal.category !== 'entertainment';
+    })!;
+    plant(sub);
+    expect(vitabenchTaskProblems(task, indexUser({ ...bundles[0]!, memory: null })).length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('is deterministic and honours the subtask range', () => {

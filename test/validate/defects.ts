@@ -238,6 +238,37 @@ export const DEFECTS: Defect[] = [
     },
   },
   {
+    name: 'a VitaBench task about a preference the dialogue never says',
+    check: 'vitabench_tasks',
+    apply(b) {
+      // Planned as said in the first session, but no turn lists it: the task would test a label.
+      const t = turn(b, 0, 0).time;
+      b.plan.preferences.push({
+        id: 'pref-unsaid',
+        category: 'food',
+        slot: 'ramen',
+        item: 'tonkotsu ramen',
+        polarity: 'like',
+        keywords: ['ramen'],
+        validFrom: t,
+        validUntil: null,
+        origin: 'initial',
+        condition: null,
+      });
+      b.plan.slots.push({
+        id: 'slot-unsaid',
+        kind: 'preference',
+        refId: 'pref-unsaid',
+        sessionIndex: 0,
+        round: 0,
+        time: t,
+        statement: 'likes tonkotsu ramen',
+        keywords: ['ramen'],
+        imageId: null,
+      });
+    },
+  },
+  {
     name: 'duplicate options',
     check: 'multiple_choice',
     apply(b) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VitaBenchSystemConfig } from '../../src/export/systems/config.js';
 import { ValidateConfig, ValidationReport } from '../../src/schemas/validate-config.js';
 import { validateCorpus } from '../../src/validate/index.js';
 import { DEFECTS } from './defects.js';
@@ -37,7 +38,11 @@ describe('validateCorpus', () => {
     }
     expect(injected.size).toBeGreaterThanOrEqual(30);
     const quarantine: Array<{ inputId: string; check?: string | undefined; reason: string }> = [];
-    const report = await validateCorpus(users, { config, onQuarantine: (record) => quarantine.push(record) });
+    const report = await validateCorpus(users, {
+      config,
+      onQuarantine: (record) => quarantine.push(record),
+      vitabench: { config: VitaBenchSystemConfig.parse({ enabled: true }), seed: 7 },
+    });
     for (const [userId, check] of injected) {
       const entry = report.quarantined.find((q) => q.userId === userId);
       expect(entry?.checks, `${userId} (${check})`).toContain(check);

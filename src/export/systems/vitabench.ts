@@ -8,8 +8,15 @@ import { createRng } from '../../util/rng.js';
 import type { ExportBundle } from '../read-run.js';
 import type { VitaBenchSystemConfig } from './config.js';
 
-/** VitaBench 2.0's domains (FORMATS.md §5). */
-export type VitaDomain = 'delivery' | 'instore' | 'ota';
+import {
+  buildSubtaskWorld,
+  userAddresses,
+  type VitaDomain,
+  type VitaEnvironment,
+  type VitaExpectedState,
+} from './vita-env.js';
+
+export type { VitaDomain } from './vita-env.js';
 
 /** Which domains a preference category is exercised in (shopping goes through delivery, as on Meituan). */
 const DOMAINS: Readonly<Record<PreferenceCategory, readonly VitaDomain[]>> = {
@@ -36,7 +43,7 @@ export interface VitaSubTask {
   subtask_id: string;
   domain: VitaDomain;
   instruction: string;
-  environment: { time: string; user_id: string };
+  environment: VitaEnvironment;
   user_scenario: {
     user_profile: Record<string, unknown>;
     personalized_preference_memory: {
@@ -44,7 +51,9 @@ export interface VitaSubTask {
       preference_tag_change_history: PreferenceTagChange[];
     };
   };
-  evaluation_criteria: { expected_states: []; overall_rubrics: string[] };
+  evaluation_criteria: { expected_states: VitaExpectedState[]; overall_rubrics: string[] };
+  /** The one preference this subtask tests (persona-forge's label; VitaBench keeps it in the rubrics). */
+  focal_preference: string;
   interactions: VitaBenchInteraction[];
   skill_tested: string[];
   user_intention: string;
@@ -146,6 +155,19 @@ function rubric(p: Preference): string {
     : `The agent's choice must not include ${p.item}, which the user dislikes.`;
 }
 
+/** When each preference was first said (its own statement or the drift that opened it), epoch ms. */
+export function firstSaid(plan: UserPlan): Map<string, number> {
+  const opens = new Map(plan.drift.map((d) => [d.id, d.preferenceId]));
+  const said = new Map<string, number>();
+  for (const slot of plan.slots) {
+    const id = slot.kind === 'preference' ? slot.refId : slot.kind === 'drift' ? opens.get(slot.refId) : null;
+    if (id == null) continue;
+    const time = Date.parse(slot.time);
+    if (time < (said.get(id) ?? Number.POSITIVE_INFINITY)) said.set(id, time);
+  }
+  return said;
+}
+
 /**
  * The user's interaction units in time order: whole sessions and single behavior events. A
  * subtask happens in the gap after a unit, so no session is ever split between two subtasks.
@@ -193,12 +215,16 @@ export function buildVitaBenchTask(
 ): PersonalizationTask {
   const { plan } = bundle;
   const rng = createRng(seed, 'vitabench', plan.userId);
-  const units = interactionUnits(bundle.dialogue);
+  // Subtasks start once the user has said something a task can test.
+  const said = firstSaid(plan);
+  const firstKnown = Math.min(...said.values());
+  const units = interactionUnits(bundle.dialogue).filter((unit) => unit.end >= firstKnown);
   const count = Math.min(units.length, rng.int(config.subtasks[0], config.subtasks[1]));
   // Evenly spread over the units; the last subtask follows the last interaction.
   const chosen = Array.from({ length: count }, (_, k) => Math.floor(((k + 1) * units.length) / count) - 1);
   const byId = new Map(plan.preferences.map((p) => [p.id, p]));
   const profile = userProfile(plan);
+  const addresses = userAddresses(plan, rng.fork('addresses'));
   const subtasks: VitaSubTask[] = [];
   let previous = Number.NEGATIVE_INFINITY;
   chosen.forEach((unitIndex, k) => {
@@ -207,51 +233,57 @@ export function buildVitaBenchTask(
     // Strictly after the unit's last interaction and before the next one.
     const t = Math.min(last + config.delayMinutes * 60_000, last + (next - last) / 2);
     const active = plan.preferences.filter((p) => activeAt(p, t));
+    // Only what the user has said before the task can be asked of the agent.
+    const known = active.filter((p) => (said.get(p.id) ?? Number.POSITIVE_INFINITY) < t);
     const drifts =
       k === 0 ? [] : plan.drift.filter((d) => Date.parse(d.time) > previous && Date.parse(d.time) <= t);
     const opened = drifts
       .map((d) => (d.preferenceId === null ? undefined : byId.get(d.preferenceId)))
-      .filter((p): p is Preference => p !== undefined && activeAt(p, t));
+      .filter((p): p is Preference => p !== undefined && known.includes(p));
     const closed = drifts
       .map((d) => (d.previousPreferenceId === null ? undefined : byId.get(d.previousPreferenceId)))
       .filter((p): p is Preference => p !== undefined && !activeAt(p, t));
     const local = rng.fork(k);
-    const focal = opened.length > 0 ? local.pick(opened) : active.length > 0 ? local.pick(active) : undefined;
-    const domain = local.pick(DOMAINS[focal?.category ?? 'food']);
-    const update =
-      focal !== undefined &&
-      (opened.includes(focal) || closed.some((p) => p.slot === focal.slot || p.category === focal.category));
-    const skills = update ? ['update'] : focal?.condition != null ? ['proactive'] : [];
+    const focal = opened.length > 0 ? local.pick(opened) : known.length > 0 ? local.pick(known) : undefined;
+    if (focal === undefined) return; // nothing said yet that a task could test
+    const domain = local.pick(DOMAINS[focal.category]);
+    // The outdated preference of the same slot, when it changed since the last subtask.
+    const outdated = closed.filter((p) => p.slot === focal.slot);
+    const update = opened.includes(focal) || outdated.length > 0;
+    const skills = update ? ['update'] : focal.condition !== null ? ['proactive'] : [];
     const rubrics: string[] = [];
-    if (focal !== undefined) {
-      if (focal.condition !== null)
-        rubrics.push(
-          `The agent must ask about the user's ${focal.condition.context} before choosing, because this preference holds only ${focal.condition.when}.`,
-        );
-      rubrics.push(rubric(focal));
-    }
-    for (const old of closed.filter(
-      (p) => focal === undefined || p.slot === focal.slot || p.category === focal.category,
-    ))
-      rubrics.push(`The agent must not rely on the outdated preference (${preferenceTag(old)}).`);
-    // Other constraints of the same kind of request: active, unconditional, same category (dislikes first).
-    const related = active
-      .filter((p) => p !== focal && p.condition === null && p.category === (focal?.category ?? 'food'))
-      .sort((a, b) =>
-        a.polarity === b.polarity ? (a.id < b.id ? -1 : 1) : a.polarity === 'dislike' ? -1 : 1,
+    if (focal.condition !== null)
+      rubrics.push(
+        `The agent must ask about the user's ${focal.condition.context} before choosing, because this preference holds only ${focal.condition.when}.`,
       );
-    for (const p of related) rubrics.push(rubric(p));
+    rubrics.push(rubric(focal));
+    for (const old of outdated)
+      rubrics.push(`The agent must not rely on the outdated preference (${preferenceTag(old)}).`);
     const intention =
-      focal === undefined
-        ? 'No particular wish; anything reasonable is fine.'
-        : focal.condition !== null
-          ? `${focal.condition.when.charAt(0).toUpperCase()}${focal.condition.when.slice(1)}, so I ${focal.polarity === 'like' ? 'want' : 'want to avoid'} ${focal.item}.`
-          : `I ${focal.polarity === 'like' ? 'want' : 'want to avoid'} ${focal.item}.`;
+      focal.condition !== null
+        ? `${focal.condition.when.charAt(0).toUpperCase()}${focal.condition.when.slice(1)}, so I ${focal.polarity === 'like' ? 'want' : 'want to avoid'} ${focal.item}.`
+        : `I ${focal.polarity === 'like' ? 'want' : 'want to avoid'} ${focal.item}.`;
+    const subtaskId = `${plan.userId}_${String(subtasks.length + 1).padStart(2, '0')}`;
+    const time = vitaTime(t);
+    const world = buildSubtaskWorld({
+      plan,
+      dialogue: bundle.dialogue,
+      focal,
+      outdated,
+      active,
+      domain,
+      t,
+      subtaskId,
+      time,
+      rng: local.fork('world'),
+      addresses,
+      rubrics: rubrics.slice(0, config.maxRubrics),
+    });
     subtasks.push({
-      subtask_id: `${plan.userId}_${String(k + 1).padStart(2, '0')}`,
+      subtask_id: subtaskId,
       domain,
       instruction: local.pick(INSTRUCTIONS[domain]),
-      environment: { time: vitaTime(t), user_id: plan.userId },
+      environment: world.environment,
       user_scenario: {
         user_profile: profile,
         personalized_preference_memory: {
@@ -259,7 +291,11 @@ export function buildVitaBenchTask(
           preference_tag_change_history: changeHistory(plan, t),
         },
       },
-      evaluation_criteria: { expected_states: [], overall_rubrics: rubrics.slice(0, config.maxRubrics) },
+      evaluation_criteria: {
+        expected_states: world.expected_states,
+        overall_rubrics: rubrics.slice(0, config.maxRubrics),
+      },
+      focal_preference: focal.id,
       interactions: toVitaBenchInteractions(windowOf(bundle.dialogue, previous, t)),
       skill_tested: skills,
       user_intention: intention,

@@ -14,6 +14,7 @@ import { slotExpressedCheck } from './slot-expressed.js';
 import { trainingRowsCheck } from './training-rows.js';
 import { trajectoryTagsCheck } from './trajectory-tags.js';
 import { treePathsCheck } from './tree-paths.js';
+import { vitabenchTasksCheck } from './vitabench-tasks.js';
 
 export { chronologyCheck } from './chronology.js';
 export { dietCoherenceCheck } from './diet-coherence.js';
@@ -30,6 +31,7 @@ export { keywordCoverage, normaliseText, slotExpressedCheck } from './slot-expre
 export { trainingRowsCheck } from './training-rows.js';
 export { type ParsedStep, parseTrajectoryStep, trajectoryTagsCheck } from './trajectory-tags.js';
 export { pathInSchema, treePathsCheck } from './tree-paths.js';
+export { vitabenchTasksCheck } from './vitabench-tasks.js';
 
 /** Every rule check, in the order validation.json lists them. */
 export const RULE_CHECKS: readonly RuleCheck[] = [
@@ -48,4 +50,5 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   goldInPromptCheck,
   treePathsCheck,
   dietCoherenceCheck,
+  vitabenchTasksCheck,
 ];

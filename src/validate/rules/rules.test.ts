@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DEFECTS } from '../../../test/validate/defects.js';
 import { buildFixtureUser } from '../../../test/validate/fixture.js';
+import { VitaBenchSystemConfig } from '../../export/systems/config.js';
 import { ValidateConfig } from '../../schemas/validate-config.js';
 import { indexUser, type RuleOptions } from '../types.js';
 import { imageRefsCheck, parseTrajectoryStep, RULE_CHECKS } from './index.js';
 
-const options: RuleOptions = { config: ValidateConfig.parse({}), imageExists: () => true };
+const options: RuleOptions = {
+  config: ValidateConfig.parse({}),
+  imageExists: () => true,
+  vitabench: { config: VitaBenchSystemConfig.parse({ enabled: true }), seed: 7 },
+};
 
 describe('rule checks', () => {
   it('report nothing on a clean user', () => {

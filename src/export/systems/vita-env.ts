@@ -1,0 +1,220 @@
+/**
+ * A VitaBench 2.0 subtask's world, in the shapes of the released task files (FORMATS.md §5,
+ * `data/vitabench/*\/tasks_en.json`): an `environment` the agent can act on (the user's profile and
+ * addresses, dietary restrictions, recent orders and searches, stores / shops with products) and
+ * `expected_states` (the order a correct agent places). Each subtask has one focal preference: the
+ * target store sells what it asks for; the distractor stores sell what it rules out, what the user
+ * used to want, or nothing in particular.
+ */
+import type { BehaviorEvent, UserDialogue } from '../../schemas/dialogue.js';
+import type { Preference, UserPlan } from '../../schemas/plan.js';
+import type { Rng } from '../../util/rng.js';
+
+export type VitaDomain = 'delivery' | 'instore' | 'ota';
+
+export interface VitaProduct {
+  product_id: string;
+  name: string;
+  store_id: string;
+  store_name: string;
+  price: number;
+  tags: string[];
+  attributes: string[];
+}
+
+export interface VitaStore {
+  store_id: string;
+  name: string;
+  score: number;
+  location: { address: string; longitude: number; latitude: number };
+  tags: string[];
+  products: VitaProduct[];
+}
+
+export interface VitaExpectedState {
+  required_orders: Array<Record<string, unknown>>;
+  optional_orders: [];
+  state_rubrics: string[];
+}
+
+const STORE_WORDS: Readonly<Record<VitaDomain, readonly string[]>> = {
+  delivery: ['Kitchen', 'Express', 'House', 'Corner', 'Bistro', 'Market'],
+  instore: ['Studio', 'Hall', 'Club', 'Lounge', 'Place', 'Centre'],
+  ota: ['Travel', 'Journeys', 'Getaways', 'Tours', 'Trips', 'Holidays'],
+};
+const STREETS = [
+  'Riverside Road',
+  'Market Street',
+  'Garden Lane',
+  'Station Avenue',
+  'Harbour Way',
+  'Hill Road',
+];
+const AGE_GROUP = (age: number) => `${Math.floor(age / 5) * 5}~${Math.floor(age / 5) * 5 + 5}`;
+const title = (text: string) => text.replace(/\b\w/g, (c) => c.toUpperCase());
+const coordinate = (rng: Rng, base: number) => Math.round((base + rng.next() * 0.05) * 1e6) / 1e6;
+
+/** Home and work addresses of a user, stable across their subtasks. */
+export function userAddresses(plan: UserPlan, rng: Rng): { home: string; work: string } {
+  const city = plan.enriched.persona.location.city;
+  return {
+    home: `No. ${rng.int(2, 180)} ${rng.pick(STREETS)}, ${city}`,
+    work: `${title(plan.enriched.persona.occupation.split(' ')[0] ?? 'Office')} Building, ${rng.int(2, 300)} ${rng.pick(STREETS)}, ${city}`,
+  };
+}
+
+function store(
+  rng: Rng,
+  domain: VitaDomain,
+  id: string,
+  city: string,
+  product: string,
+  tags: string[],
+): VitaStore {
+  const name = `${title(
+    product
+      .replace(/^(a|an|the) /i, '')
+      .split(' ')
+      .slice(-2)
+      .join(' '),
+  )} ${rng.pick(STORE_WORDS[domain])}`;
+  const storeId = `S${id}`;
+  const price = rng.int(12, domain === 'ota' ? 900 : 160);
+  return {
+    store_id: storeId,
+    name,
+    score: Math.round((4 + rng.next()) * 10) / 10,
+    location: {
+      address: `No. ${rng.int(2, 300)} ${rng.pick(STREETS)}, ${city}`,
+      longitude: coordinate(rng, 100),
+      latitude: coordinate(rng, 25),
+    },
+    tags,
+    products: [
+      {
+        product_id: `${storeId}_P1`,
+        name: title(product),
+        store_id: storeId,
+        store_name: name,
+        price,
+        tags,
+        attributes: [],
+      },
+    ],
+  };
+}
+
+/** Dietary restrictions at `t`: the food dislikes and diets in force (never a hidden one: all were said). */
+export function dietaryRestrictions(active: readonly Preference[]): string[] {
+  return active
+    .filter(
+      (p) =>
+        p.category === 'food' && p.condition === null && (p.polarity === 'dislike' || /diet/.test(p.item)),
+    )
+    .map((p) => (p.polarity === 'dislike' ? `no ${p.item}` : p.item));
+}
+
+/** The user's recent orders and searches before `t`, from the behavior log. */
+function history(dialogue: UserDialogue, t: number) {
+  const before = dialogue.behaviors.filter((b: BehaviorEvent) => Date.parse(b.time) < t);
+  const orders = before
+    .filter((b) => b.type === 'order')
+    .slice(-5)
+    .map((b) => ({ store: b.merchant ?? '', product: b.items[0]?.name ?? '' }));
+  const searches = before
+    .filter((b) => b.type === 'search' && b.keyword != null)
+    .slice(-6)
+    .map((b) => b.keyword as string);
+  return { orders, searches };
+}
+
+/** A subtask's environment: time and user (as every VitaBench file has), then the world to act on. */
+export interface VitaEnvironment {
+  time: string;
+  user_id: string;
+  [key: string]: unknown;
+}
+
+export interface SubtaskWorld {
+  environment: VitaEnvironment;
+  expected_states: VitaExpectedState[];
+}
+
+/**
+ * The environment and expected state of one subtask about `focal` at time `time`.
+ *
+ * @example const world = buildSubtaskWorld({ plan, dialogue, focal, outdated, active, domain, t, id, time, rng, addresses });
+ */
+export function buildSubtaskWorld(input: {
+  plan: UserPlan;
+  dialogue: UserDialogue;
+  focal: Preference;
+  outdated: readonly Preference[];
+  active: readonly Preference[];
+  domain: VitaDomain;
+  t: number;
+  subtaskId: string;
+  time: string;
+  rng: Rng;
+  addresses: { home: string; work: string };
+  rubrics: string[];
+}): SubtaskWorld {
+  const { plan, focal, domain, rng, subtaskId, time, addresses } = input;
+  const persona = plan.enriched.persona;
+  const city = persona.location.city;
+  const likes = focal.polarity === 'like';
+  // The target sells what the focal preference asks for; a dislike asks for anything but it.
+  const wanted = likes ? focal.item : `${focal.category} option without ${focal.item}`;
+  const stores = [
+    store(rng, domain, `${subtaskId}_1`, city, wanted, likes ? [focal.item] : [`no ${focal.item}`]),
+    ...(likes ? [] : [store(rng, domain, `${subtaskId}_2`, city, focal.item, [focal.item])]),
+    ...input.outdated.map((old, i) =>
+      store(rng, domain, `${subtaskId}_o${i + 1}`, city, old.item, [old.item]),
+    ),
+    store(rng, domain, `${subtaskId}_x`, city, `popular ${focal.category} pick`, ['popular']),
+  ];
+  const order = stores[0]!;
+  const product = order.products[0]!;
+  const { orders, searches } = history(input.dialogue, input.t);
+  const environment: VitaEnvironment & { location: Array<Record<string, unknown>> } = {
+    time,
+    user_id: plan.userId,
+    orders: {},
+    location: [
+      { address: addresses.home, longitude: order.location.longitude, latitude: order.location.latitude },
+    ],
+    user_historical_behaviors: {
+      'user id': plan.userId,
+      occupation: persona.occupation,
+      gender: persona.gender,
+      'age group': AGE_GROUP(persona.age),
+      residence: city,
+      'home address': addresses.home,
+      'work address': addresses.work,
+      'dietary restrictions': dietaryRestrictions(input.active),
+      'recent orders': orders,
+      'search history': searches,
+    },
+    [domain === 'instore' ? 'shops' : 'stores']: Object.fromEntries(stores.map((s) => [s.store_id, s])),
+  };
+  const required: Record<string, unknown> = {
+    order_id: `${subtaskId}T01`,
+    order_type: domain,
+    user_id: plan.userId,
+    store_id: order.store_id,
+    note: '',
+    location: domain === 'delivery' ? environment.location[0] : null,
+    dispatch_time: '',
+    shipping_time: null,
+    delivery_time: '',
+    total_price: product.price,
+    create_time: time,
+    update_time: time,
+    status: domain === 'delivery' ? 'processed' : 'paid',
+    products: [{ product_id: product.product_id, name: product.name, price: product.price, quantity: 1 }],
+  };
+  return {
+    environment,
+    expected_states: [{ required_orders: [required], optional_orders: [], state_rubrics: input.rubrics }],
+  };
+}
