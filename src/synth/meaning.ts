@@ -18,7 +18,7 @@ export interface Stance {
   clause: string;
 }
 
-const NEG = String.raw`(?:do not|don't|does not|doesn't|did not|didn't|never|not|cannot|can't|won't|hardly)`;
+const NEG = `(?:do not|don't|does not|doesn't|did not|didn't|never|not|cannot|can't|won't|hardly)`;
 
 // Ending a dislike ("X does not bother me any more") reads before the generic cues.
 const DISLIKE_ENDED = [
@@ -75,7 +75,7 @@ const OTHER = '\u2064';
 
 /** A keyword as a word (inflected endings allowed): "ski" matches "skis", never "skip". */
 const wordPattern = (word: string) =>
-  new RegExp(String.raw`(?<![\p{L}\p{N}])${escape(word)}(?:s|es|ed|d|ing)?(?![\p{L}\p{N}])`, 'gu');
+  new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(word)}(?:s|es|ed|d|ing)?(?![\p{L}\p{N}])`, 'gu');
 
 /**
  * Every stance the text takes toward the item named by `keywords` (and, when given, its full
@@ -96,7 +96,7 @@ export function readStances(
   let marked = text;
   const mark = (phrase: string | undefined, token: string) => {
     if (phrase === undefined || phrase.trim() === '') return;
-    marked = marked.replace(new RegExp(escape(phrase.trim()), 'gi'), ` ${token} `);
+    marked = marked.replace(new RegExp(escapeRegExp(phrase.trim()), 'gi'), ` ${token} `);
   };
   // Longer phrases first, so "food delivery fees" is masked before "food delivery" is marked.
   const phrases: Array<[string, string]> = [
@@ -116,7 +116,7 @@ export function readStances(
       for (const p of patterns) out = out.replace(p, ' ');
       return out;
     };
-    const itemStart = String.raw`(?:${MARK}${words[0] === undefined ? '' : `|${escape(words[0])}`})`;
+    const itemStart = `(?:${MARK}${words[0] === undefined ? '' : `|${escapeRegExp(words[0])}`})`;
     const plain = clause
       .trim()
       .split(MARK)
@@ -131,7 +131,7 @@ export function readStances(
   return stances;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

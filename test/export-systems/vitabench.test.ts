@@ -177,23 +177,28 @@ describe('VitaBench 2.0 tasks', () => {
   it.each([
     [
       'an empty expected state',
-      (sub: PersonalizationTask['subtasks'][number]) => void (sub.evaluation_criteria.expected_states = []),
+      (sub: PersonalizationTask['subtasks'][number]) => {
+        sub.evaluation_criteria.expected_states = [];
+      },
     ],
     [
       'a domain that does not fit the focal preference',
-      (sub: PersonalizationTask['subtasks'][number]) =>
-        void (sub.domain = sub.domain === 'ota' ? 'delivery' : 'ota'),
+      (sub: PersonalizationTask['subtasks'][number]) => {
+        sub.domain = sub.domain === 'ota' ? 'delivery' : 'ota';
+      },
     ],
     [
       'a focal preference said only after the task',
-      (sub: PersonalizationTask['subtasks'][number]) => void (sub.environment.time = '2000-01-01 00:00:00'),
+      (sub: PersonalizationTask['subtasks'][number]) => {
+        sub.environment.time = '2000-01-01 00:00:00';
+      },
     ],
     [
       'an order at a store the environment does not have',
-      (sub: PersonalizationTask['subtasks'][number]) =>
-        void ((
-          sub.evaluation_criteria.expected_states[0]!.required_orders[0] as { store_id: string }
-        ).store_id = 'S-nowhere'),
+      (sub: PersonalizationTask['subtasks'][number]) => {
+        (sub.evaluation_criteria.expected_states[0]!.required_orders[0] as { store_id: string }).store_id =
+          'S-nowhere';
+      },
     ],
   ])('catches a planted defect: %s', (_name, plant) => {
     const task = structuredClone(tasks[0]!);

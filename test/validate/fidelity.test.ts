@@ -46,11 +46,15 @@ describe('fidelity figures', () => {
     ],
     [
       'train_test_question_overlap',
-      (b: UserBundle[]) => void (b[2]!.plan.qa[0]!.question = b[0]!.plan.qa[0]!.question),
+      (b: UserBundle[]) => {
+        b[2]!.plan.qa[0]!.question = b[0]!.plan.qa[0]!.question;
+      },
     ],
     [
       'duplicate_questions',
-      (b: UserBundle[]) => void (b[0]!.plan.qa[1]!.question = b[0]!.plan.qa[0]!.question),
+      (b: UserBundle[]) => {
+        b[0]!.plan.qa[1]!.question = b[0]!.plan.qa[0]!.question;
+      },
     ],
     [
       'gold_in_prompt',

@@ -2,7 +2,7 @@ import { renderProfile, snapshotAt } from '../../export/render.js';
 import { promptSnapshotTime } from '../../export/samples.js';
 import type { RuleCheck, RuleFailure } from '../types.js';
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * True when a line of the profile states the answer: as a whole phrase (word boundaries), and for
@@ -10,7 +10,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * (one of its retrieval keywords), since a bare common word elsewhere gives nothing away.
  */
 export function leaks(profile: string, answer: string, subject: readonly string[]): boolean {
-  const phrase = new RegExp(`(?<![\\p{L}\\p{N}])${escape(answer)}(?![\\p{L}\\p{N}])`, 'iu');
+  const phrase = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(answer)}(?![\\p{L}\\p{N}])`, 'iu');
   const short = answer.split(/\s+/).length <= 2;
   const words = subject
     .map((word) => word.toLowerCase())
