@@ -393,6 +393,31 @@ export const multiHop: Kernel = (context, time) => {
   };
 };
 
+/** Multi-hop without drift: two liked things from different parts of life, each stated in its own turn. */
+export const pairedPreferences: Kernel = (context, time) => {
+  const known = knownPreferences(context, time, (p) => p.polarity === 'like' && p.condition === null);
+  if (known.length < 2) return null;
+  const first = context.rng.pick(known);
+  const others = known.filter((p) => p.category !== first.category && p.slot !== first.slot);
+  if (others.length === 0) return null;
+  const second = context.rng.pick(others);
+  const [a, b] = [slotTopic(first.slot), slotTopic(second.slot)];
+  return {
+    question: ask(
+      context,
+      `What do I enjoy when it comes to ${a}, and what about ${b}?`,
+      `Remind me of my favourites for ${a} and for ${b}?`,
+    ),
+    answer: `${capitalize(first.item)}; ${second.item}`,
+    distractors: [],
+    evidence: [
+      ...preferenceEvidence(context, first, time),
+      ...preferenceEvidence(context, second, time),
+    ].sort((x, y) => compareIso(x.time, y.time)),
+    retrievalKeywords: [...first.keywords, ...second.keywords],
+  };
+};
+
 export const openDomain: Kernel = (context, time) => {
   const known = knownPreferences(context, time, (p) => p.condition === null);
   if (known.length === 0) return null;

@@ -31,7 +31,7 @@ describe('checkChunkSlots', () => {
     const result = await checkChunkSlots([{ slots: [slot(['Sichuan', 'hotpot'])], user: 'hotpot tonight' }], {
       unsureFraction: 0.5,
     });
-    expect(result).toEqual({ missing: [slot(['Sichuan', 'hotpot'])], judgeCalls: 0 });
+    expect(result).toEqual({ missing: [slot(['Sichuan', 'hotpot'])], judgeCalls: 0, reasons: new Map() });
   });
 
   it('regenerates a slot whose keywords are present but whose meaning contradicts the plan', async () => {
@@ -61,6 +61,7 @@ describe('checkChunkSlots', () => {
       options,
     );
     expect(wrong.missing).toEqual([slot(['hotpot'])]);
+    expect(wrong.reasons.get('s1')).toBe('"Sichuan hotpot" reads as like, planned dislike');
     const right = await checkChunkSlots(
       [{ slots: [slot(['hotpot'])], user: 'I cannot stand Sichuan hotpot' }],
       options,

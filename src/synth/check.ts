@@ -51,14 +51,19 @@ export interface CheckChunkOptions {
 export async function checkChunkSlots(
   rounds: ReadonlyArray<{ slots: readonly EvidenceSlot[]; user: string }>,
   options: CheckChunkOptions,
-): Promise<{ missing: EvidenceSlot[]; judgeCalls: number }> {
+): Promise<{ missing: EvidenceSlot[]; judgeCalls: number; reasons: Map<string, string> }> {
   const missing: EvidenceSlot[] = [];
+  const reasons = new Map<string, string>();
   let judgeCalls = 0;
   for (const round of rounds) {
     for (const slot of round.slots) {
       const check = lexicalSlotCheck(slot, round.user, options.unsureFraction);
       if (check.status === 'expressed') {
-        if ((options.meaning?.(slot, round.user) ?? []).length > 0) missing.push(slot);
+        const problems = options.meaning?.(slot, round.user) ?? [];
+        if (problems.length > 0) {
+          missing.push(slot);
+          reasons.set(slot.id, problems.join('; '));
+        }
         continue;
       }
       if (check.status === 'missing' || options.llm === undefined) {
@@ -88,5 +93,5 @@ export async function checkChunkSlots(
       if (!verdict.expressed) missing.push(slot);
     }
   }
-  return { missing, judgeCalls };
+  return { missing, judgeCalls, reasons };
 }

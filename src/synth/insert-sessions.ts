@@ -43,6 +43,42 @@ const InsertShape = z.object({
 const ConceptShape = ConceptGeneration.extend({ concepts: z.array(ConceptMember) });
 
 /**
+ * The plan's questions that the inserted sessions answer, in LoCoMo's terms: evidence is the ids
+ * of the user turns stating each evidence slot (all inside `sessions`), the category LoCoMo's
+ * (the plan's own for LoCoMo questions; else temporal 2, multi-hop 1 or single-hop 4 by shape).
+ * Questions by design unanswerable, or resting on turns outside the inserted sessions, are left out.
+ */
+export function planQaFor(
+  plan: UserPlan,
+  sessions: readonly DialogueSession[],
+): NonNullable<SessionsForInsertion['qa']> {
+  const turnBySlot = new Map<string, string>();
+  for (const session of sessions)
+    for (const turn of session.turns)
+      if (turn.speaker === 'user')
+        for (const slot of turn.slots) if (!turnBySlot.has(slot)) turnBySlot.set(slot, turn.id);
+  const seen = new Set<string>();
+  const out: NonNullable<SessionsForInsertion['qa']> = [];
+  for (const qa of plan.qa) {
+    if (qa.unanswerable || qa.evidenceSlotIds.length === 0) continue;
+    const evidence = qa.evidenceSlotIds.map((id) => turnBySlot.get(id));
+    if (evidence.some((id) => id === undefined)) continue;
+    // LoCoMo questions are open-ended: ask without the in-situ lead-in and options.
+    const key = qa.question.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const category = qa.locomoCategory ?? (qa.task === 'temporal' ? 2 : new Set(evidence).size > 1 ? 1 : 4);
+    out.push({
+      question: qa.question,
+      answer: qa.answer,
+      evidence: [...new Set(evidence as string[])],
+      category,
+    });
+  }
+  return out;
+}
+
+/**
  * Turns what `persona-forge interpolate --sessions <file-or-plan>` points at into sessions to
  * splice: a `UserPlan` (realized offline with `seed`), a `UserDialogue`, an M²A concept
  * conversation (`generateConceptConversation` output; its QA comes along), or an object with
@@ -64,7 +100,8 @@ export async function sessionsForInsertion(
       seed: options.seed,
       config: { ...options.config, behaviors: { enabled: false } },
     });
-    return { sessions: take(dialogue.sessions), images: plan.data.images };
+    const sessions = take(dialogue.sessions);
+    return { sessions, images: plan.data.images, qa: planQaFor(plan.data, sessions) };
   }
   const dialogue = UserDialogue.safeParse(value);
   if (dialogue.success) return { sessions: take(dialogue.data.sessions), images: [] };

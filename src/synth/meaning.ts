@@ -59,7 +59,12 @@ const normal = (text: string) => ` ${text.toLowerCase().replace(/[’]/g, "'").r
 /** Splits text into sentences, and sentences into clauses at conjunctions that change stance. */
 function clauses(text: string): Array<{ clause: string; sentence: string }> {
   const out: Array<{ clause: string; sentence: string }> = [];
-  for (const sentence of normal(text).split(/[.!?;:]+|\s[-–—]\s/)) {
+  // "switched from A to B" says A ended and B is taken up: give each its own clause.
+  const switched = normal(text).replace(
+    /\b(?:switched|switch|moved|move|changed|change|swapped|swap|shifted|shift|went|go)\s+(?:over\s+)?from\s+(.+?)\s+to\s+/g,
+    'stopped $1, and now i am into ',
+  );
+  for (const sentence of switched.split(/[.!?;:]+|\s[-–—]\s/)) {
     if (sentence.trim() === '') continue;
     const parts = sentence.split(
       /,?\s(?:but|because|since|though|although|while|whereas|so|and now|and these days|over)\s|,\s(?:and|now)\s|\sfrom\s|\s(?:instead of|rather than)\s/,
@@ -199,18 +204,26 @@ export function meaningProblems(text: string, expectations: readonly MeaningExpe
     // A flip of the same item names it twice: its ended clause belongs to the old preference,
     // its other clauses to the new one.
     const twin = (expectation.ended ? current : closed).some((other) => other.item === expectation.item);
-    const held = stances.filter((s) => !s.ended);
+    // A mention with no cue at all ("we talked about X") neither supports nor contradicts.
+    const said = stances.filter((s) => s.polarity !== null);
+    const held = said.filter((s) => !s.ended);
+    if (said.length === 0) {
+      problems.push(
+        `"${expectation.item}" reads as no stance, planned ${expectation.ended ? 'ended' : expectation.polarity}`,
+      );
+      continue;
+    }
     if (expectation.ended) {
-      if (!stances.some((s) => s.ended))
-        problems.push(`"${expectation.item}" should read as ended, reads as ${describe(stances.at(-1)!)}`);
+      if (!said.some((s) => s.ended))
+        problems.push(`"${expectation.item}" should read as ended, reads as ${describe(said.at(-1)!)}`);
       else if (!twin && held.length > 0)
         problems.push(`"${expectation.item}" should read as ended, also reads as ${describe(held[0]!)}`);
       continue;
     }
     const wrong = held.find((s) => s.polarity !== expectation.polarity);
-    if (held.length === 0 || (!twin && held.length < stances.length))
+    if (held.length === 0 || (!twin && held.length < said.length))
       problems.push(
-        `"${expectation.item}" reads as ${describe(stances.find((s) => s.ended) ?? stances[0]!)}, planned ${expectation.polarity}`,
+        `"${expectation.item}" reads as ${describe(said.find((s) => s.ended) ?? said[0]!)}, planned ${expectation.polarity}`,
       );
     else if (wrong !== undefined)
       problems.push(`"${expectation.item}" reads as ${describe(wrong)}, planned ${expectation.polarity}`);

@@ -290,7 +290,12 @@ async function realizeChecked(
     stats.judgeCalls += check.judgeCalls;
     if (check.missing.length === 0) return fixed;
     missing = check.missing;
-    problem = `slots not expressed: ${missing.map((slot) => `${slot.id} [${slot.keywords.join(', ')}]`).join('; ')}`;
+    problem = `slots not expressed: ${missing
+      .map((slot) => {
+        const reason = check.reasons.get(slot.id);
+        return `${slot.id} [${slot.keywords.join(', ')}]${reason === undefined ? '' : ` (${reason})`}`;
+      })
+      .join('; ')}`;
   }
   throw new SynthError(
     view.plan.userId,

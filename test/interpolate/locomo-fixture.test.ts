@@ -117,7 +117,12 @@ describe('interpolateIntoHost (LoCoMo fixture)', () => {
       seed: 1,
       position: 1,
     });
-    const qa = (document as Json).qa as Json[];
+    const all = (document as Json).qa as Json[];
+    const qa = all.slice(0, (host.qa as Json[]).length);
+    // QA planned for the two inserted sessions (2 and 3) comes after the host's.
+    expect(all.length - qa.length).toBe(report.qaAdded);
+    for (const item of all.slice(qa.length))
+      for (const id of item.evidence as string[]) expect(id).toMatch(/^D[23]:/);
     expect(qa.map((item) => item.evidence)).toEqual([
       ['D1:1'],
       ['D6:2'],

@@ -75,7 +75,12 @@ describe.skipIf(!existsSync(file))('interpolation over the real locomo10.json', 
 
       const qaBefore = original.qa as Json[];
       const qaAfter = merged.qa as Json[];
-      expect(qaAfter).toHaveLength(qaBefore.length);
+      // The host's QA, then the QA planned for the inserted sessions (evidence inside them).
+      expect(qaAfter).toHaveLength(qaBefore.length + report.qaAdded);
+      const inserted = new Set(Array.from({ length: n }, (_, k) => position + 1 + k));
+      for (const item of qaAfter.slice(qaBefore.length))
+        for (const id of item.evidence as string[])
+          expect(inserted.has(Number(/^D(\d+):/.exec(id)?.[1]))).toBe(true);
       qaBefore.forEach((item, q) => {
         const expected: string[] = [];
         for (const value of item.evidence as string[]) {

@@ -103,9 +103,35 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
     }
     case 'multi_hop': {
       const event = drifts[drifts.length - 1];
-      if (event === undefined) return 'no drift evidence';
+      const paired = !qa.answer.startsWith('Used to ') && !qa.answer.includes(', because ');
+      if (event === undefined || (paired && qa.answer.includes('; '))) {
+        // Two liked preferences, each from its own turn: both active now, the answer names both.
+        const prefs = [...new Set(slots.map(prefOf))].filter((p): p is Preference => p !== undefined);
+        if (prefs.length !== 2) return 'multi-hop without drift needs two preferences';
+        if (prefs.some((p) => !activeIds.has(p.id) || p.polarity !== 'like'))
+          return 'a named preference is not liked now';
+        const [a, b] = prefs as [Preference, Preference];
+        const answers = [`${cap(a.item)}; ${b.item}`, `${cap(b.item)}; ${a.item}`];
+        return answers.includes(qa.answer)
+          ? null
+          : `expected one of ${answers.join(' | ')}, got "${qa.answer}"`;
+      }
       const next = plan.preferences.find((p) => p.id === event.preferenceId);
+      const previous = plan.preferences.find((p) => p.id === event.previousPreferenceId);
       if (qa.answer === cap(event.cause)) return null;
+      // The interest-evolution shape ("Used to …, now …" / "…, not any more").
+      if (previous !== undefined && qa.answer.startsWith('Used to ')) {
+        const evolved = drifts.some((d) => {
+          const before = plan.preferences.find((p) => p.id === d?.previousPreferenceId);
+          const after = plan.preferences.find((p) => p.id === d?.preferenceId);
+          if (before === undefined) return false;
+          return d?.type === 'delete'
+            ? qa.answer === `Used to ${before.polarity} ${before.item}, not any more`
+            : after !== undefined &&
+                qa.answer === `Used to ${before.polarity} ${before.item}, now ${render(after)}`;
+        });
+        return evolved ? null : `no drift explains "${qa.answer}"`;
+      }
       return next === undefined
         ? 'no next preference'
         : expect(`${cap(render(next))}, because ${event.cause}`);

@@ -209,7 +209,7 @@ export function makePlanFixture(options: PlanFixtureOptions = {}): UserPlan {
     addSlot(
       'preference',
       pref.id,
-      `The user ${pref.polarity}s ${pref.item}.`,
+      `The user ${pref.polarity}s ${pref.item}${pref.condition === null ? '' : ` ${pref.condition.when}`}.`,
       pref.keywords,
       null,
       0,

@@ -1,3 +1,4 @@
+import { inOwnVoice } from '../../src/dev/fake-llm/responders/realizer.js';
 import { estimateMessagesTokens, estimateTokens } from '../../src/llm/token-estimate.js';
 import type {
   ChatMessage,
@@ -77,7 +78,7 @@ export function createStubLlm(
 /** Rounds to write, parsed back from the chunk prompt (what a fake model "reads"). */
 export function parseChunkPrompt(
   messages: ChatMessage[],
-): Array<{ round: number; keywords: string[]; images: number }> {
+): Array<{ round: number; keywords: string[]; statements: string[]; images: number }> {
   const prompt = messages[messages.length - 1]!.content;
   const section = prompt.slice(prompt.indexOf('WRITE THESE ROUNDS:'));
   return section
@@ -88,6 +89,7 @@ export function parseChunkPrompt(
       keywords: [...line.matchAll(/keywords: ((?:"[^"]*"(?:, )?)+)/g)].flatMap((m) =>
         [...m[1]!.matchAll(/"([^"]*)"/g)].map((k) => k[1]!),
       ),
+      statements: [...line.matchAll(/express: "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\"/g, '"')),
       images: (line.match(/image: /g) ?? []).length,
     }));
 }
@@ -105,9 +107,14 @@ export function chunkResponder(
         const keywords =
           mode === 'keywords' ? round.keywords : mode === 'partial' ? round.keywords.slice(0, 1) : [];
         const images = Array.from({ length: round.images }, () => '<image>').join(' ');
+        // A faithful model states each fact (its meaning is checked, not only its keywords).
+        const facts =
+          mode === 'keywords' ? round.statements.map((statement) => `${inOwnVoice(statement, '')}.`) : [];
         return {
           round: round.round,
-          user: `${images} Round ${round.round}: ${filler}. ${keywords.join(' and ')}`.trim(),
+          user: `${images} Round ${round.round}: ${filler}. ${facts.join(' ')} ${keywords.join(' and ')}`
+            .replace(/\s+/g, ' ')
+            .trim(),
           assistant: `Thanks for round ${round.round}, that is helpful.`,
         };
       }),

@@ -1,3 +1,4 @@
+import { slotTopic } from '../../qa/preference-kernels.js';
 import type { UserPlan } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
 import { normaliseText } from '../../util/text.js';
@@ -38,8 +39,8 @@ const SPOKEN_LABELS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The subject a plan topic label names, in words: "preferences: durian" → the preference's item
- * ("fresh durian"), "goals: marathon" → "marathon", "people in my life" → "friends and family".
+ * The subject a plan topic label names, in words: "preferences: durian" → its slot's subject
+ * ("fruit"), "goals: marathon" → "marathon", "people in my life" → "friends and family".
  */
 export function speakableTopic(plan: UserPlan, label: string): string {
   const spoken = SPOKEN_LABELS[label];
@@ -48,8 +49,9 @@ export function speakableTopic(plan: UserPlan, label: string): string {
   if (at < 0) return label;
   const subject = label.slice(at + 2);
   if (label.startsWith('preferences')) {
+    // The subject in words ("Thai food"), never the preference itself before the user says it.
     const pref = plan.preferences.find((p) => p.keywords[0] === subject);
-    if (pref !== undefined) return pref.item;
+    if (pref !== undefined) return slotTopic(pref.slot);
   }
   return subject;
 }
