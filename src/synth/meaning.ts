@@ -22,7 +22,7 @@ const NEG = `(?:do not|don't|does not|doesn't|did not|didn't|never|not|cannot|ca
 
 // Ending a dislike ("X does not bother me any more") reads before the generic cues.
 const DISLIKE_ENDED = [
-  /\b(?:no longer|not any ?more|never again)\s+(?:mind|avoid|dislike|hate)\b/,
+  /\b(?:no longer|not any ?more|never again)\s+(?:minds?|avoids?|dislikes?|hates?)\b/,
   /\b(?:does not|doesn't|do not|don't) (?:bother|bug|put) me(?: off)? any ?more\b/,
   /\bused to (?:avoid|dislike|hate|skip|steer clear of|not (?:like|enjoy|stand))\b/,
   /\bused to be (?:a hard no|not my thing|off limits)\b/,
@@ -35,11 +35,11 @@ const ENDED = [
   /\b(?:stopped|quit|gave up(?: on)?|given up(?: on)?|dropped|am done with|i'm done with|done with|moved on from|grew out of|went off|gone off|is behind me|stopped appealing)\b/,
 ];
 const DISLIKE = [
-  new RegExp(String.raw`\b${NEG}\s+(?:\w+\s+)?(?:like|love|enjoy|want|fancy|stand|tolerate)\b`),
-  /\b(?:not a fan|not my thing|not for me|a hard no|hard pass|cannot stand|can't stand|try to avoid|avoid|avoiding|dislike|hate|detest|steer clear|put off by|turned off by|never suggest|no thanks|off limits|gross|awful|passed on|pass on|does not appeal|doesn't appeal)\b/,
+  new RegExp(String.raw`\b${NEG}\s+(?:\w+\s+)?(?:like|love|enjoy|want|fancy|stand|tolerate)s?\b`),
+  /\b(?:not a fan|not my thing|not for me|a hard no|hard pass|cannot stand|can't stand|try to avoid|avoids?|avoided|avoiding|dislikes?|disliked|hates?|hated|detests?|steers? clear|put off by|turned off by|never suggest|no thanks|off limits|gross|awful|passed on|pass on|does not appeal|doesn't appeal)\b/,
 ];
 const LIKE = [
-  /\b(?:love|loving|adore|enjoy|enjoying|like|liking|fan of|favou?rite|into|gotten into|getting into|got into|hooked on|obsessed with|crave|craving|cannot get enough|can't get enough|prefer|pick|picking|go-to|started with|taken up|took up|for me now|treat myself|went for|go for|going for|coming back to|keep picking)\b/,
+  /\b(?:loves?|loved|loving|adores?|enjoys?|enjoyed|enjoying|likes?|liked|liking|fan of|favou?rite|into|gotten into|getting into|got into|hooked on|obsessed with|crave|craving|cannot get enough|can't get enough|prefers?|preferred|pick|picking|go-to|started with|taken up|took up|for me now|treat myself|went for|go for|going for|coming back to|keep picking)\b/,
 ];
 
 const anyMatch = (patterns: readonly RegExp[], text: string) => patterns.some((p) => p.test(text));

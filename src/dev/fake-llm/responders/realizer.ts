@@ -152,7 +152,11 @@ export function inOwnVoice(statement: string, name: string): string {
     }
     text = text.replaceAll(name, 'me');
   }
-  return firstPerson(text);
+  // "I now likes X", "but now dislikes Y": the verb after an adverb agrees with "I" too.
+  return firstPerson(text).replace(
+    /\b(now|no longer|still) (likes|dislikes|loves|hates|prefers|enjoys)\b/g,
+    (_m, adverb: string, verb: string) => `${adverb} ${verb.slice(0, -1)}`,
+  );
 }
 
 function userTurn(
