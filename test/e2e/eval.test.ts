@@ -214,9 +214,18 @@ describe('persona-forge eval against an oracle model', () => {
     expect((await evaluate(evalDir, better, await oracle(evalDir, 0.9))).code).toBe(0);
     const compare = await runCli(work, ['eval', 'compare', clean, better, '--out', join(work, 'cmp')]);
     expect(compare.code, compare.stderr).toBe(0);
-    expect(compare.stdout).toMatch(
-      /\| persona-mme \| \(overall\) \| \d+ \| 50\.\d \| 90\.\d \| (39|40)\.\d \| [\d.]+–[\d.]+ \| \*\*≠0\*\* \|/,
-    );
+    // Oracle rates 0.5 and 0.9: accuracies near them, a difference near 40 points marked real.
+    const row =
+      /\| persona-mme \| \(overall\) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+)–([\d.]+) \| \*\*≠0\*\* \|/.exec(
+        compare.stdout,
+      );
+    expect(row, compare.stdout).not.toBeNull();
+    const [, n, a, b, delta, low] = row!.map(Number);
+    expect(n).toBeGreaterThan(100);
+    expect(Math.abs(a! - 50)).toBeLessThan(6);
+    expect(Math.abs(b! - 90)).toBeLessThan(4);
+    expect(delta).toBeCloseTo(b! - a!, 0);
+    expect(low).toBeGreaterThan(0);
     expect(existsSync(join(work, 'cmp/compare.html'))).toBe(true);
   }, 180_000);
 });
