@@ -251,19 +251,37 @@ describe.skipIf(skip !== null)(
       );
       // What Slurm does at --signal=USR1@120: USR1 to every task of the job's steps.
       execFileSync('scancel', ['--signal=USR1', id], { env: cluster.env });
-      let hurried = false;
+      const jobLog = () =>
+        readdirSync(output)
+          .filter((f) => f.startsWith('slurm-'))
+          .map((f) => readFileSync(path.join(output, f), 'utf8').slice(-3000))
+          .join('\n');
+      let hurried = 0;
       await until(
         () => {
           const out = execFileSync('scontrol', ['show', 'job', '-o', id], {
             env: cluster.env,
             encoding: 'utf8',
           });
-          if (!hurried && /Restarts=1/.test(out) && /JobState=PENDING/.test(out)) {
-            // Slurm holds a requeued job back (BeginTime) before it may start again; skip the wait.
-            execFileSync('scontrol', ['update', `JobId=${id}`, 'StartTime=now'], { env: cluster.env });
-            hurried = true;
+          const restarts = Number(/Restarts=(\d+)/.exec(out)?.[1] ?? 0);
+          const state = /JobState=(\S+)/.exec(out)?.[1];
+          if (
+            restarts === 0 &&
+            ['FAILED', 'CANCELLED', 'TIMEOUT', 'COMPLETED', 'NODE_FAIL'].includes(state ?? '')
+          ) {
+            throw new Error(`the job ended ${state} without being requeued:\n${jobLog()}`);
           }
-          return /Restarts=1/.test(out) && /JobState=COMPLETED/.test(out);
+          if (restarts >= 1 && state === 'PENDING' && Date.now() - hurried > 2000) {
+            // Slurm holds a requeued job back (BeginTime) before it may start again; skip the wait
+            // (again while it stays pending: an update that lands while the old run is still
+            // completing does not hold).
+            hurried = Date.now();
+            execFileSync('scontrol', ['update', `JobId=${id}`, 'StartTime=now'], { env: cluster.env });
+          }
+          if (restarts >= 1 && ['FAILED', 'CANCELLED', 'TIMEOUT'].includes(state ?? '')) {
+            throw new Error(`the requeued job ended ${state}:\n${jobLog()}`);
+          }
+          return restarts === 1 && state === 'COMPLETED';
         },
         'the requeued job to finish',
         240_000,
@@ -274,6 +292,8 @@ describe.skipIf(skip !== null)(
         .map((l) => JSON.parse(l));
       const sft = calls.filter((c) => c.argv?.[0] === 'sft');
       expect(sft.length).toBe(2);
+      // swift ended on USR1 (as Python does) and the launcher still requeued the job before exiting.
+      expect(calls.some((c) => c.signal === 'SIGUSR1')).toBe(true);
       expect(sft[0].argv).not.toContain('--resume_from_checkpoint');
       expect(sft[1].argv).toContain('--resume_from_checkpoint');
     }, 300_000);

@@ -253,7 +253,7 @@ export function registerToolCommands(program: Command): void {
       ...(flags.hosts === undefined ? {} : { hosts: flags.hosts }),
       ...(flags.launch === undefined ? {} : { launch: flags.launch }),
     };
-    const stopRequeue = flags.dryRun === true ? () => {} : requeueOnTimeLimit();
+    const stopRequeue = flags.dryRun === true ? async () => {} : requeueOnTimeLimit();
     try {
       if (chain) {
         const [sft, rl] = rest as [string, string];
@@ -266,7 +266,8 @@ export function registerToolCommands(program: Command): void {
       }
       setExitCode(await trainCommand(recipe, options));
     } finally {
-      stopRequeue();
+      // A requeue under way (USR1 from Slurm) must finish before this process ends the step.
+      await stopRequeue();
     }
   });
 

@@ -158,24 +158,31 @@ export async function trainRlAfterSft(
  * Inside a Slurm job (`SLURM_JOB_ID` set): when Slurm sends USR1 ahead of the time limit
  * (`--signal=USR1@120`), rank 0 requeues the job; Slurm then stops every rank, and the requeued
  * job's script passes `--resume` because a checkpoint exists. Returns a function that removes the
- * handler. Outside Slurm it does nothing.
+ * handler and resolves once a requeue under way has finished: USR1 reaches every process of the
+ * step, so swift (Python, whose default for USR1 is to exit) usually ends first, and a launcher
+ * that exited then would end the step — and kill `scontrol requeue` with it — before the job was
+ * requeued. Outside Slurm it does nothing.
  */
 export function requeueOnTimeLimit(
   options: SlurmCommands & { log?: (line: string) => void } = {},
-): () => void {
+): () => Promise<void> {
   const env = options.env ?? process.env;
   const jobId = env.SLURM_JOB_ID;
-  if (jobId === undefined) return () => {};
+  if (jobId === undefined) return async () => {};
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let pending: Promise<void> | undefined;
   const handler = () => {
     const rank = env.SLURM_NODEID ?? env.SLURM_PROCID ?? '0';
     log(`[slurm] USR1: time limit near (job ${jobId}, node ${rank})`);
-    if (rank !== '0') return;
-    slurmCommand('scontrol', ['requeue', jobId], options).then(
+    if (rank !== '0' || pending !== undefined) return;
+    pending = slurmCommand('scontrol', ['requeue', jobId], options).then(
       () => log(`[slurm] job ${jobId} requeued; it resumes from the newest checkpoint`),
       (error: unknown) => log(`[slurm] requeue failed: ${(error as Error).message}`),
     );
   };
   process.on('SIGUSR1', handler);
-  return () => process.off('SIGUSR1', handler);
+  return async () => {
+    process.off('SIGUSR1', handler);
+    await pending;
+  };
 }
