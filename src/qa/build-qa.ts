@@ -15,6 +15,7 @@ import {
   visualDetail,
 } from './life-kernels.js';
 import {
+  firstMention,
   implicitIntent,
   latestPreference,
   multiHop,
@@ -48,18 +49,21 @@ const KERNELS: Record<string, Kernel[]> = {
   tiered_explanation_delivery: [tieredExplanation],
   generalizing_to_new_scenarios: [recommendation],
   personality_alignment: [personalityAlignment],
-  recall_user_shared_facts: [habitRecall, personName, goalIntent],
+  recall_user_shared_facts: [habitRecall, personName, goalIntent, latestPreference],
   suggest_new_ideas: [suggestNew],
   acknowledge_latest_user_preferences: [latestPreference],
   track_full_preference_evolution: [preferenceEvolution],
   recalling_the_reasons_behind_previous_updates: [updateReason],
   provide_preference_aligned_recommendations: [recommendation],
   multi_hop: [multiHop, updateReason, preferenceEvolution, pairedPreferences],
-  temporal: [temporal],
+  temporal: [temporal, firstMention],
   open_domain: [openDomain],
   single_hop: [latestPreference, habitRecall],
   adversarial: [adversarial],
 };
+
+/** Draws of one kernel for one question before the next kernel is tried. */
+const DRAWS = 4;
 
 export interface BuildQaOptions {
   rng: Rng;
@@ -95,19 +99,24 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
     let question = '';
     for (const time of candidates) {
       for (const kernel of KERNELS[spec.task] ?? []) {
-        const draft = kernel(context, time, spec);
-        // Every answerable question needs evidence; adversarial ones have none by design.
-        if (draft === null || (draft.evidence.length === 0 && draft.unanswerable !== true)) continue;
-        // Compared without the in-situ lead-in, which differs from one asking to the next.
-        question = draft.question.toLowerCase();
-        if (asked.has(question)) continue;
-        target = finishTarget(
-          context,
-          spec,
-          time,
-          draft,
-          `qa-${String(targets.length + 1).padStart(3, '0')}`,
-        );
+        // A kernel draws its subject at random: a draw that repeats an asked question (or lacks
+        // distractors) is drawn again, so a task is given up only when its evidence runs out and
+        // the corpus keeps the configured mix.
+        for (let attempt = 0; attempt < DRAWS && target === null; attempt++) {
+          const draft = kernel(context, time, spec);
+          // Every answerable question needs evidence; adversarial ones have none by design.
+          if (draft === null || (draft.evidence.length === 0 && draft.unanswerable !== true)) continue;
+          // Compared without the in-situ lead-in, which differs from one asking to the next.
+          question = draft.question.toLowerCase();
+          if (asked.has(question)) continue;
+          target = finishTarget(
+            context,
+            spec,
+            time,
+            draft,
+            `qa-${String(targets.length + 1).padStart(3, '0')}`,
+          );
+        }
         if (target !== null) break;
       }
       if (target !== null) break;

@@ -2,7 +2,7 @@ import { EXPLICIT_CAUSES, IMPLICIT_CAUSES } from '../plan/catalogue/life-catalog
 import { SLOT_BY_KEY, SLOTS_BY_CATEGORY } from '../plan/catalogue/preference-catalogue.js';
 import { baseSlot } from '../plan/preference-pool.js';
 import { describePreference, preferenceAnswer } from '../plan/statements.js';
-import type { Preference } from '../schemas/plan.js';
+import type { EvidenceSlot, Preference } from '../schemas/plan.js';
 import { MONTH_NAMES as MONTHS } from '../util/months.js';
 import {
   activePreferences,
@@ -367,6 +367,29 @@ export const temporal: Kernel = (context, time) => {
     distractors: [],
     evidence: slotsBefore(context, event.id, time),
     retrievalKeywords: [...next.keywords],
+  };
+};
+
+/**
+ * Temporal without drift: the date the user first told of a preference they still hold (LoCoMo's
+ * time questions are about when something was said or done; the session date answers it).
+ */
+export const firstMention: Kernel = (context, time) => {
+  const known = knownPreferences(context, time, (p) => slotsBefore(context, p.id, time).length > 0);
+  if (known.length === 0) return null;
+  const preference = context.rng.pick(known);
+  const first = slotsBefore(context, preference.id, time)[0] as EvidenceSlot;
+  const when = preference.condition === null ? '' : ` ${preference.condition.when}`;
+  return {
+    question: ask(
+      context,
+      `When did I first tell you that I ${base(preference)}${when}?`,
+      `On what date did I first mention that I ${base(preference)}${when}?`,
+    ),
+    answer: formatDate(first.time),
+    distractors: [],
+    evidence: [first],
+    retrievalKeywords: [...preference.keywords],
   };
 };
 

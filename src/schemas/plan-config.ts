@@ -220,7 +220,8 @@ export const PlanConfig = (
 /**
  * Published-system presets (SPEC.md §1–4). Only what differs from the generic defaults.
  * - personavlm: 32k/128k test contexts, images on, > 15% multimodal, all 14 Persona-MME tasks.
- * - persona-tree: text only, PersonaMem-style questions (Inside Out evaluates on PersonaMem).
+ * - persona-tree: text only, PersonaMem-style questions (Inside Out evaluates on PersonaMem), with
+ *   PersonaMem's several preference updates per user.
  * - m2a: 5–6 sessions of 5–15 rounds (≈ 25–90 rounds), 3–4 concepts × 2–3 images, LoCoMo mix 2:3:1:4.
  * - vitabench: 25–68 preferences, literal drift rates, ≈ 20% noise, text only, long horizons.
  */
@@ -229,6 +230,10 @@ export const PLAN_PROFILE_PRESETS: Record<PlanProfile, PlanConfig> = {
   personavlm: { qa: { personaMme: 28, personaMem: 0, locomo: 0 } },
   'persona-tree': {
     multimodal: { enabled: false },
+    // PersonaMem's histories update a persona's likes and dislikes at each later time frame (next
+    // week, month, year), so a quarter of its questions can track a full preference evolution
+    // and a sixth ask the reason of an update: every user gets several updates whatever the horizon.
+    drift: { counts: 'lifecycle', perUserMeans: { add: 6, delete: 2, modify: 4 } },
     qa: { personaMme: 0, personaMem: 14, locomo: 0 },
   },
   m2a: {

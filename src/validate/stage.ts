@@ -4,6 +4,7 @@ import { SystemsConfig } from '../export/systems/config.js';
 import { loadTreeSchema } from '../memory/tree/schema.js';
 import type { ReduceStage } from '../pipeline/types.js';
 import { PersonaTreeConfig } from '../schemas/memory-config.js';
+import { type PlanConfig, resolvePlanSettings } from '../schemas/plan-config.js';
 import { ValidateConfig } from '../schemas/validate-config.js';
 import { writeJson } from '../util/fs.js';
 import { readRunBundles } from './read-run.js';
@@ -36,6 +37,7 @@ export const validateStage: ReduceStage = {
     );
     const report = await validateCorpus(users, {
       config,
+      qaWeights: resolvePlanSettings((ctx.config.plan ?? {}) as PlanConfig).qa.weights,
       ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
       tree: { schema: loadTreeSchema(tree.schemaPath), maxExtensionDepth: tree.maxExtensionDepth },
       llm: ctx.llm,

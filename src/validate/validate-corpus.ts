@@ -22,6 +22,8 @@ export interface ValidateCorpusOptions {
   tree?: RuleOptions['tree'];
   /** The VitaBench exporter's settings, when the pipeline exports VitaBench tasks. */
   vitabench?: RuleOptions['vitabench'];
+  /** The pipeline's `plan.qa.weights` (the mixes the fidelity section measures against). */
+  qaWeights?: Record<string, number>;
   signal?: AbortSignal;
 }
 
@@ -94,7 +96,9 @@ export async function validateCorpus(
     users: [],
   };
   const scoreSums = new Map<string, number>();
-  const fidelity = createFidelityMeter();
+  const fidelity = createFidelityMeter(
+    options.qaWeights === undefined ? {} : { qaWeights: options.qaWeights },
+  );
   let done = 0;
   for await (const bundle of users) {
     options.signal?.throwIfAborted();

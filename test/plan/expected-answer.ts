@@ -137,11 +137,22 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
         : expect(`${cap(render(next))}, because ${event.cause}`);
     }
     case 'temporal': {
+      const day = (iso: string) => {
+        const date = new Date(iso);
+        const month = date.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
+        return `${date.getUTCDate()} ${month} ${date.getUTCFullYear()}`;
+      };
       const event = drifts[drifts.length - 1];
-      if (event === undefined) return 'no drift evidence';
-      const date = new Date(event.time);
-      const month = date.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
-      return expect(`${date.getUTCDate()} ${month} ${date.getUTCFullYear()}`);
+      if (event !== undefined) return expect(day(event.time));
+      // Without drift: when a still-held preference was first told, the day of its first mention.
+      const p = prefOf(last);
+      if (p === undefined || last === undefined) return 'temporal needs a drift or a preference mention';
+      if (!activeIds.has(p.id)) return `preference ${p.id} not active at question time`;
+      const firstMention = plan.slots
+        .filter((slot) => slot.refId === p.id)
+        .sort((a, b) => (a.time < b.time ? -1 : 1))[0];
+      if (firstMention?.id !== last.id) return 'the evidence is not the first mention';
+      return expect(day(last.time));
     }
     case 'open_domain': {
       const p = prefOf(last);
@@ -186,8 +197,14 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
       );
       return ok ? null : `no object of ${image.id} gives "${qa.answer}"`;
     }
+    case 'recall_user_shared_facts': {
+      // A shared preference (the last fallback) answers as the latest preference does.
+      const p = prefOf(last);
+      if (p === undefined) return byKind();
+      if (!activeIds.has(p.id)) return `preference ${p.id} not active at question time`;
+      return expect(cap(render(p)));
+    }
     case 'semantic_information_recall':
-    case 'recall_user_shared_facts':
     case 'explicit_intent_inference':
       return byKind();
     case 'behavioral_pattern_recognition': {
