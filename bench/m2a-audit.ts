@@ -3,9 +3,10 @@
  * one JSON object with
  * - `conceptTurns`, `duplicateConceptTurns`: turns of the inserted concept sessions whose text
  *   (trimmed, lower-cased) is also the text of another turn of the same merged conversation;
- * - `sessionRefs`: questions and answers naming "session N", and how many name a session that
- *   holds none of the item's evidence (N read 1-based, the N-th session of the merged
- *   conversation = M²A `session_{N-1}`; `wrongZeroBased` reads N as the `session_N` key);
+ * - `sessionRefs`, `wrongSessionRefs`: QA items naming "session N", and how many name a session
+ *   that holds none of the item's evidence — "session N" is the file's `session_N` (evidence
+ *   `S<N>:…`), the project's rule (src/util/session-refs.ts); `wrongIfOrdinal` reads N as the
+ *   N-th session instead (`session_{N-1}`), for comparison;
  * - `imagesPerConversation`: image references in the inserted sessions per merged conversation
  *   (M²A: 214 over 10 = 21.4), and over all turns;
  * - `duplicateQuestions`: question texts asked twice in one conversation.
@@ -35,8 +36,8 @@ const out = {
   conceptTurns: 0,
   duplicateConceptTurns: 0,
   sessionRefs: 0,
-  wrongOneBased: 0,
-  wrongZeroBased: 0,
+  wrongIfOrdinal: 0,
+  wrongSessionRefs: 0,
   injectedImages: 0,
   allImages: 0,
   duplicateQuestions: 0,
@@ -71,12 +72,12 @@ merged.forEach((sample, c) => {
     if (named.length === 0) continue;
     out.sessionRefs++;
     const evidence = new Set(item.evidence.map((id) => Number(/^S(\d+):/.exec(id)?.[1] ?? -1)));
-    if (named.some((n) => !evidence.has(n - 1))) {
-      out.wrongOneBased++;
+    if (named.some((n) => !evidence.has(n - 1))) out.wrongIfOrdinal++;
+    if (named.some((n) => !evidence.has(n))) {
+      out.wrongSessionRefs++;
       if (out.examples.length < 3)
         out.examples.push(`${item.question.text} → ${String(item.answer)} [${item.evidence.join(', ')}]`);
     }
-    if (named.some((n) => !evidence.has(n))) out.wrongZeroBased++;
   }
 });
 console.log(

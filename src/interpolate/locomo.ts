@@ -1,5 +1,6 @@
 import { InputError, InterpolationError } from '../errors/index.js';
 import type { Turn } from '../schemas/dialogue.js';
+import { renumberSessionRefs } from '../util/session-refs.js';
 import { type EvidenceWarning, orderWarnings, parseEvidence } from './dia-id.js';
 import { formatLocomoTime, parseLocomoTime } from './host-time.js';
 import { placeSessions } from './times.js';
@@ -42,7 +43,8 @@ function renameKey(
  *   malformed ids are kept unchanged; both are reported in `warnings`;
  * - N new sessions are inserted (`session_<position+j>` at τ_j, turns `{speaker, dia_id, text}`
  *   plus `img_url`/`blip_caption` for image turns, `<image>` placeholders removed from text);
- * - QA of the inserted sessions, if any, is appended.
+ * - QA of the inserted sessions, if any, is appended, its "session k" renumbered to the merged
+ *   session number (`position + k + 1`).
  * Everything else (speakers, dates inside event summaries, summaries' text) is unchanged.
  *
  * @example const { document, report } = interpolateLocomoRecord(record, insert, 3, speakers);
@@ -233,9 +235,11 @@ export function interpolateLocomoRecord(
         return { ...item, evidence };
       })
     : record.qa;
+  // "session k" (k-th inserted session, 0-based) → the merged record's session_<position + k + 1>.
+  const merge = (k: number) => position + k + 1;
   const added = (insert.qa ?? []).map((item) => ({
-    question: item.question,
-    answer: item.answer,
+    question: renumberSessionRefs(item.question, merge),
+    answer: renumberSessionRefs(item.answer, merge),
     evidence: item.evidence.map((id) => turnIds.get(id) ?? id),
     category: item.category,
   }));

@@ -2,7 +2,12 @@ import type { DialogueSession } from '../schemas/dialogue.js';
 import type { ImageRef } from '../schemas/plan.js';
 import type { EvidenceWarning } from './dia-id.js';
 
-/** A QA item that comes with the inserted sessions (e.g. M²A concept QA); evidence = turn ids of those sessions. */
+/**
+ * A QA item that comes with the inserted sessions (e.g. M²A concept QA); evidence = turn ids of
+ * those sessions. "session k" in its question or answer names the k-th inserted session
+ * (0-based, as a concept conversation's `S<k>:…`) and is renumbered to the merged document's
+ * session number.
+ */
 export interface InsertedQa {
   question: string;
   answer: string;
