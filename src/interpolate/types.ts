@@ -23,6 +23,8 @@ export interface InsertedQa {
  */
 export interface InsertSessions {
   sessions: DialogueSession[];
+  /** The generated user's own name, rewritten as the host speaker they become (LoCoMo hosts). */
+  userName?: string;
   images?: ImageRef[];
   qa?: InsertedQa[];
 }
@@ -43,7 +45,10 @@ export interface InterpolateOptions {
   position?: number;
   /** For a LoCoMo list: which conversation (index) gets the sessions. @default 0 */
   conversation?: number;
-  /** Speaker names for inserted LoCoMo turns. @default the host's speaker_a (user) and speaker_b (assistant) */
+  /**
+   * Speaker names for inserted LoCoMo turns. @default the host's speaker_a for the user and
+   * `Assistant` (no host speaker) for the assistant (`defaultSpeakers`)
+   */
   speakers?: { user: string; assistant: string };
 }
 
@@ -61,6 +66,8 @@ export interface InterpolationReport {
   qaRemapped: number;
   qaAdded: number;
   warnings: EvidenceWarning[];
+  /** LoCoMo hosts: who speaks the inserted turns. */
+  speakers?: { user: string; assistant: string };
 }
 
 export interface InterpolationResult<T = unknown> {
