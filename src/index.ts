@@ -9,7 +9,12 @@ export { loadPipeline, loadYamlConfig, writeJsonSchemas } from './config/index.j
 export { startFakeLlmServer } from './dev/fake-llm/index.js';
 export * from './errors/index.js';
 export { pushToHub, renderDatasetCard, writeParquetFile } from './export/index.js';
-export { formatLocomoTime, interpolateIntoHost, parseLocomoTime } from './interpolate/index.js';
+export {
+  formatLocomoTime,
+  interpolateEachConversation,
+  interpolateIntoHost,
+  parseLocomoTime,
+} from './interpolate/index.js';
 export { applyLlmOverride, createLlmClient, estimateCost } from './llm/index.js';
 export type { ChatMessage, LlmClient, StructuredRequest } from './llm/types.js';
 export {
@@ -39,6 +44,7 @@ export {
   createLlmRealizer,
   createOfflineRealizer,
   generateBehaviors,
+  sessionsForEachUser,
   sessionsForInsertion,
   toVitaBenchInteractions,
 } from './synth/index.js';

@@ -6,9 +6,10 @@ export interface EvidenceWarning {
   /**
    * `split`: several ids in one string, split and remapped; `malformed`: kept unchanged;
    * `dangling`: well-formed but no such turn in the host; `host_order`: two host sessions away
-   * from the insertion point are not in time order (reported, left as they are).
+   * from the insertion point are not in time order (reported, left as they are); `speaker`: an
+   * inserted turn spoken by the wrong person (see `insertedSpeakerProblems`).
    */
-  kind: 'split' | 'malformed' | 'dangling' | 'host_order';
+  kind: 'split' | 'malformed' | 'dangling' | 'host_order' | 'speaker';
   message: string;
 }
 

@@ -1,7 +1,9 @@
 import { InputError, InterpolationError } from '../errors/index.js';
 import type { Turn } from '../schemas/dialogue.js';
+import { renumberSessionRefs } from '../util/session-refs.js';
 import { type EvidenceWarning, orderWarnings, parseEvidence } from './dia-id.js';
 import { formatLocomoTime, parseLocomoTime } from './host-time.js';
+import { defaultSpeakers, insertedSpeakerProblems, renameUser } from './speakers.js';
 import { placeSessions } from './times.js';
 import type { InsertSessions, InterpolationReport } from './types.js';
 
@@ -41,8 +43,12 @@ function renameKey(
  * - QA `evidence` lists are remapped; strings holding several ids are split into separate ids;
  *   malformed ids are kept unchanged; both are reported in `warnings`;
  * - N new sessions are inserted (`session_<position+j>` at τ_j, turns `{speaker, dia_id, text}`
- *   plus `img_url`/`blip_caption` for image turns, `<image>` placeholders removed from text);
- * - QA of the inserted sessions, if any, is appended.
+ *   plus `img_url`/`blip_caption` for image turns, `<image>` placeholders removed from text),
+ *   spoken by `speakers` (default: the user as the host's `speaker_a`, the assistant as
+ *   `Assistant`, never the host's other speaker), the generated user's own name
+ *   (`insert.userName`) rewritten as their host speaker's; `speaker` warnings if not;
+ * - QA of the inserted sessions, if any, is appended, its "session k" renumbered to the merged
+ *   session number (`position + k + 1`).
  * Everything else (speakers, dates inside event summaries, summaries' text) is unchanged.
  *
  * @example const { document, report } = interpolateLocomoRecord(record, insert, 3, speakers);
@@ -83,9 +89,7 @@ export function interpolateLocomoRecord(
   // Conversation: renamed keys in the original order, new sessions right after session `position`.
   const keys = Object.keys(conversation);
   const anchor = Math.max(keys.indexOf(`session_${position}`), keys.indexOf(`session_${position}_date_time`));
-  const speakerA = String(conversation.speaker_a ?? 'A');
-  const speakerB = String(conversation.speaker_b ?? 'B');
-  const names = speakers ?? { user: speakerA, assistant: speakerB };
+  const names = speakers ?? defaultSpeakers(conversation);
   const images = new Map((insert.images ?? []).map((image) => [image.id, image]));
   const turnIds = new Map<string, string>();
   const merged: Json = {};
@@ -118,7 +122,7 @@ export function interpolateLocomoRecord(
           const out: Json = {
             speaker: turn.speaker === 'user' ? names.user : names.assistant,
             dia_id: diaId,
-            text: turn.text.replace(/<image>\s*/g, '').trim(),
+            text: renameUser(turn.text.replace(/<image>\s*/g, '').trim(), insert.userName, names.user),
           };
           if (turn.images.length > 0) {
             out.img_url = turn.images.map((id) => images.get(id)?.path ?? id);
@@ -233,9 +237,11 @@ export function interpolateLocomoRecord(
         return { ...item, evidence };
       })
     : record.qa;
+  // "session k" (k-th inserted session, 0-based) → the merged record's session_<position + k + 1>.
+  const merge = (k: number) => position + k + 1;
   const added = (insert.qa ?? []).map((item) => ({
-    question: item.question,
-    answer: item.answer,
+    question: renumberSessionRefs(item.question, merge),
+    answer: renumberSessionRefs(item.answer, merge),
     evidence: item.evidence.map((id) => turnIds.get(id) ?? id),
     category: item.category,
   }));
@@ -259,6 +265,15 @@ export function interpolateLocomoRecord(
     .sort((a, b) => a.number - b.number)
     .map((entry) => ({ label: `session_${entry.number}_date_time`, ms: parseLocomoTime(entry.text) }));
   warnings.push(...orderWarnings(timeline));
+  warnings.push(
+    ...insertedSpeakerProblems(
+      merged,
+      insert.sessions.map((_, j) => position + j + 1),
+      insert.sessions,
+      names,
+      insert.userName,
+    ),
+  );
   return {
     document,
     report: {
@@ -271,6 +286,7 @@ export function interpolateLocomoRecord(
       qaRemapped,
       qaAdded: added.length,
       warnings,
+      speakers: names,
     },
   };
 }

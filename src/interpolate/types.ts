@@ -2,7 +2,12 @@ import type { DialogueSession } from '../schemas/dialogue.js';
 import type { ImageRef } from '../schemas/plan.js';
 import type { EvidenceWarning } from './dia-id.js';
 
-/** A QA item that comes with the inserted sessions (e.g. M²A concept QA); evidence = turn ids of those sessions. */
+/**
+ * A QA item that comes with the inserted sessions (e.g. M²A concept QA); evidence = turn ids of
+ * those sessions. "session k" in its question or answer names the k-th inserted session
+ * (0-based, as a concept conversation's `S<k>:…`) and is renumbered to the merged document's
+ * session number.
+ */
 export interface InsertedQa {
   question: string;
   answer: string;
@@ -18,6 +23,8 @@ export interface InsertedQa {
  */
 export interface InsertSessions {
   sessions: DialogueSession[];
+  /** The generated user's own name, rewritten as the host speaker they become (LoCoMo hosts). */
+  userName?: string;
   images?: ImageRef[];
   qa?: InsertedQa[];
 }
@@ -38,7 +45,10 @@ export interface InterpolateOptions {
   position?: number;
   /** For a LoCoMo list: which conversation (index) gets the sessions. @default 0 */
   conversation?: number;
-  /** Speaker names for inserted LoCoMo turns. @default the host's speaker_a (user) and speaker_b (assistant) */
+  /**
+   * Speaker names for inserted LoCoMo turns. @default the host's speaker_a for the user and
+   * `Assistant` (no host speaker) for the assistant (`defaultSpeakers`)
+   */
   speakers?: { user: string; assistant: string };
 }
 
@@ -56,6 +66,8 @@ export interface InterpolationReport {
   qaRemapped: number;
   qaAdded: number;
   warnings: EvidenceWarning[];
+  /** LoCoMo hosts: who speaks the inserted turns. */
+  speakers?: { user: string; assistant: string };
 }
 
 export interface InterpolationResult<T = unknown> {

@@ -80,6 +80,12 @@ export const SynthConfig = z
           .prefault({}),
         /** Generation attempts before the conversation is rejected (M²A: 5 retries). @default 5 */
         maxAttempts: z.number().int().min(1).default(5),
+        /**
+         * Photos shown per generated conversation, on average (M²A: 214 images over 10
+         * conversations = 21.4): each image of the group once, then shown again in later turns.
+         * A conversation shows ⌊x⌋ or ⌈x⌉ (seeded). @default 21.4
+         */
+        imagesPerConversation: z.number().min(0).default(21.4),
         /** Minutes between consecutive turns of a generated session. @default 2 */
         turnGapMinutes: z.number().min(0.1).default(2),
       })

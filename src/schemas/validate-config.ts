@@ -179,7 +179,7 @@ export const ValidationReport = z
           .object({
             description: z.string(),
             value: z.number(),
-            unit: z.enum(['%', 'words']),
+            unit: z.enum(['%', 'words', 'images']),
             target: z.number().nullable(),
             kind: z.enum(['max', 'about']),
             tolerance: z.number().nullable(),

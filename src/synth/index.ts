@@ -9,6 +9,7 @@ export { createGrammar, duplicateSentenceRate, type Grammar, sentence, splitSent
 export {
   type SessionsForInsertion,
   type SessionsFromPlanOptions,
+  sessionsForEachUser,
   sessionsForInsertion,
 } from './insert-sessions.js';
 export { buildChunkPrompt, ChunkOutput, createLlmRealizer, type LlmRealizerOptions } from './llm-realizer.js';

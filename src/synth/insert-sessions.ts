@@ -15,6 +15,8 @@ import { realizeDialogue } from './realize-dialogue.js';
 /** Sessions ready for `interpolateIntoHost` (structurally its `InsertSessions`). */
 export interface SessionsForInsertion {
   sessions: DialogueSession[];
+  /** The generated user's name (from a plan), rewritten as the host speaker they become. */
+  userName?: string;
   images: ImageRef[];
   qa?: Array<{ question: string; answer: string; evidence: string[]; category: number }>;
 }
@@ -101,7 +103,12 @@ export async function sessionsForInsertion(
       config: { ...options.config, behaviors: { enabled: false } },
     });
     const sessions = take(dialogue.sessions);
-    return { sessions, images: plan.data.images, qa: planQaFor(plan.data, sessions) };
+    return {
+      sessions,
+      userName: plan.data.enriched.persona.name,
+      images: plan.data.images,
+      qa: planQaFor(plan.data, sessions),
+    };
   }
   const dialogue = UserDialogue.safeParse(value);
   if (dialogue.success) return { sessions: take(dialogue.data.sessions), images: [] };
@@ -135,4 +142,22 @@ export async function sessionsForInsertion(
       hint: 'pass a plan record (plan/plan.jsonl line), a dialogue record (dialogues/dialogues.jsonl line) or a generated concept conversation',
     },
   );
+}
+
+/**
+ * One `SessionsForInsertion` per record of what `--sessions` points at (a jsonl, a run
+ * directory's plan.jsonl, a JSON array), the first `limit` of them; a single document gives one.
+ * Each record is read as `sessionsForInsertion` reads it.
+ *
+ * @example const users = await sessionsForEachUser(plans, { seed: 42 }, 10); // one per host conversation
+ */
+export async function sessionsForEachUser(
+  source: unknown,
+  options: SessionsFromPlanOptions,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<SessionsForInsertion[]> {
+  const records = Array.isArray(source) ? source.slice(0, limit) : [source];
+  const out: SessionsForInsertion[] = [];
+  for (const record of records) out.push(await sessionsForInsertion(record, options));
+  return out;
 }

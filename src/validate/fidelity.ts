@@ -5,6 +5,7 @@
  */
 import { LOCOMO_TASKS, PERSONAMEM_TASKS, type TaskSpec, taskWeight } from '../qa/tasks.js';
 import { meaningProblems, slotExpectations } from '../synth/meaning.js';
+import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { keywordCoverage } from './rules/slot-expressed.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
@@ -12,7 +13,7 @@ export interface FidelityFigure {
   description: string;
   /** Measured on the run: a percentage unless `unit` says otherwise. */
   value: number;
-  unit: '%' | 'words';
+  unit: '%' | 'words' | 'images';
   /** Published or required value; null when there is none. */
   target: number | null;
   /** `max`: a defect rate that must not exceed the target; `about`: a proportion to match within tolerance. */
@@ -30,6 +31,8 @@ const PUBLISHED = {
   personaMmeImageShare: 34.0,
   personaMmeQuestionWords: 22.7,
   locomoCategories: { 1: 14, 2: 16, 3: 5, 4: 42, 5: 22 } as Record<number, number>,
+  /** M²A §5.1: 214 images injected over 10 conversations. */
+  m2aImagesPerConversation: 21.4,
   personaMemTypes: {
     track_full_preference_evolution: 23.6,
     recall_user_shared_facts: 21.9,
@@ -137,6 +140,12 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     mmeImage: 0,
     mmeWords: 0,
     imageTurns: 0,
+    m2aConversations: 0,
+    m2aImages: 0,
+    m2aConceptTurns: 0,
+    m2aDuplicateTurns: 0,
+    m2aSessionRefs: 0,
+    m2aWrongRefs: 0,
   };
   const openings = new Map<string, number>();
   let assistantTurns = 0;
@@ -196,6 +205,15 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
       if (qa.family === 'locomo' && qa.locomoCategory != null)
         locomo.set(qa.locomoCategory, (locomo.get(qa.locomoCategory) ?? 0) + 1);
       if (qa.family === 'personamem') personaMem.set(qa.task, (personaMem.get(qa.task) ?? 0) + 1);
+    }
+    if (index.bundle.m2a !== undefined && !('skipped' in index.bundle.m2a)) {
+      const seen = inspectM2aSample(index.bundle.m2a.sample, index.bundle.m2a.report);
+      n.m2aConversations++;
+      n.m2aImages += seen.injectedImages;
+      n.m2aConceptTurns += seen.conceptTurns;
+      n.m2aDuplicateTurns += seen.duplicateTurns;
+      n.m2aSessionRefs += seen.sessionRefs;
+      n.m2aWrongRefs += seen.wrongSessionRefs;
     }
     const fullName = plan.enriched.persona.name;
     for (const session of dialogue.sessions) {
@@ -296,6 +314,33 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         count: n.mmeWords,
         of: n.mme,
         ok: Math.abs(words - target) <= target * 0.1,
+      };
+    }
+    if (n.m2aConversations > 0) {
+      figures.m2a_duplicate_concept_turns = defect(
+        'M²A concept-session turns whose text another turn of the merged conversation also says',
+        n.m2aDuplicateTurns,
+        n.m2aConceptTurns,
+        0,
+      );
+      figures.m2a_session_ref_errors = defect(
+        'M²A questions naming a session ("session N") that holds none of their evidence',
+        n.m2aWrongRefs,
+        n.m2aSessionRefs,
+        0,
+      );
+      const mean = Math.round((n.m2aImages / n.m2aConversations) * 10) / 10;
+      const target = PUBLISHED.m2aImagesPerConversation;
+      figures.m2a_images_per_conversation = {
+        description: 'M²A images injected per merged conversation (paper: 214 over 10 = 21.4)',
+        value: mean,
+        unit: 'images',
+        target,
+        kind: 'about',
+        tolerance: target * 0.1,
+        count: n.m2aImages,
+        of: n.m2aConversations,
+        ok: Math.abs(mean - target) <= target * 0.1,
       };
     }
     const mixFigures = (

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SystemsConfig } from '../export/systems/config.js';
+import { createM2aBuilder } from '../export/systems/m2a.js';
 import { loadTreeSchema } from '../memory/tree/schema.js';
 import type { ReduceStage } from '../pipeline/types.js';
+import { ExportConfig } from '../schemas/export-config.js';
 import { PersonaTreeConfig } from '../schemas/memory-config.js';
 import { type PlanConfig, resolvePlanSettings } from '../schemas/plan-config.js';
 import { ValidateConfig } from '../schemas/validate-config.js';
@@ -35,10 +37,24 @@ export const validateStage: ReduceStage = {
     const systems = SystemsConfig.parse(
       (ctx.config.export as { systems?: unknown } | undefined)?.systems ?? {},
     );
+    // M²A merged conversations are built here as export will build them, and checked.
+    const m2a = systems.m2a.enabled
+      ? {
+          builder: await createM2aBuilder({
+            system: systems.m2a,
+            export: ExportConfig.parse(ctx.config.export ?? {}),
+            synth: ctx.config.synth,
+            seed: ctx.seed,
+            llm: ctx.llm,
+          }),
+          splits: systems.m2a.splits,
+        }
+      : undefined;
     const report = await validateCorpus(users, {
       config,
       qaWeights: resolvePlanSettings((ctx.config.plan ?? {}) as PlanConfig).qa.weights,
       ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
+      ...(m2a === undefined ? {} : { m2a }),
       tree: { schema: loadTreeSchema(tree.schemaPath), maxExtensionDepth: tree.maxExtensionDepth },
       llm: ctx.llm,
       imageExists: (path) => poolDir !== null && existsSync(join(poolDir, path)),

@@ -1,4 +1,5 @@
 import type { VitaBenchSystemConfig } from '../export/systems/config.js';
+import type { M2aBuilt } from '../export/systems/m2a.js';
 import type { TreeSchema } from '../memory/tree/schema.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
 import type { UserMemory } from '../schemas/memory.js';
@@ -11,6 +12,8 @@ export interface UserBundle {
   dialogue: UserDialogue;
   /** Null when the run has no memory stage. */
   memory: UserMemory | null;
+  /** The M²A merged conversation export will write (set by validation when `export.systems.m2a` is on). */
+  m2a?: M2aBuilt;
 }
 
 /** A turn located in its session, for lookups by id or by slot. */

@@ -1,3 +1,4 @@
+import type { M2aBuilder } from '../export/systems/m2a.js';
 import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
 import type { ValidateConfig, ValidationReport } from '../schemas/validate-config.js';
@@ -24,6 +25,11 @@ export interface ValidateCorpusOptions {
   vitabench?: RuleOptions['vitabench'];
   /** The pipeline's `plan.qa.weights` (the mixes the fidelity section measures against). */
   qaWeights?: Record<string, number>;
+  /**
+   * When the pipeline exports M²A: builds each user's merged conversation (users of `splits`)
+   * the way export will, for the `m2a_sessions` rule and the fidelity figures.
+   */
+  m2a?: { builder: M2aBuilder; splits: readonly string[] };
   signal?: AbortSignal;
 }
 
@@ -103,6 +109,8 @@ export async function validateCorpus(
   for await (const bundle of users) {
     options.signal?.throwIfAborted();
     const userId = bundle.plan.userId;
+    const m2a = options.m2a?.splits.includes(bundle.plan.split) ? options.m2a.builder : undefined;
+    if (m2a !== undefined) bundle.m2a = await m2a.build(bundle);
     const index = indexUser(bundle);
     const failedChecks = new Map<string, string>();
     const perCheck: Record<string, number> = {};
@@ -206,6 +214,8 @@ export async function validateCorpus(
       }
     }
 
+    // Export leaves quarantined users out: only the others take a host record.
+    if (m2a !== undefined && bundle.m2a !== undefined && failedChecks.size === 0) m2a.keep(bundle.m2a);
     if (failedChecks.size > 0) {
       totals.quarantinedUsers++;
       report.quarantined.push({

@@ -88,6 +88,43 @@ describe('concept sessions (offline)', () => {
     expect(issues).toMatch(/unknown evidence "S9:9"/);
   });
 
+  it('never repeats a turn or a question, and names the session of the evidence (seeds 0-29)', async () => {
+    for (let seed = 0; seed < 30; seed++) {
+      const concepts = sampleConceptGroup(pool, createRng(seed), config);
+      const conversation = await generateConceptConversation({ concepts, images, times, seed });
+      const texts = conversation.sessions.flatMap((s) => s.turns.map((t) => t.text.toLowerCase()));
+      expect(new Set(texts).size).toBe(texts.length);
+      const questions = conversation.qa.map((q) => q.question);
+      expect(new Set(questions).size).toBe(questions.length);
+      let named = 0;
+      for (const item of conversation.qa)
+        for (const match of `${item.question} ${item.answer}`.matchAll(/session (\d+)/g)) {
+          named++;
+          expect(
+            item.evidence.map((id) => id.split(':')[0]),
+            item.question,
+          ).toContain(`S${match[1]}`);
+        }
+      expect(named).toBeGreaterThan(0);
+      const shown = conversation.sessions.flatMap((s) => s.turns.flatMap((t) => t.images)).length;
+      expect([21, 22]).toContain(shown);
+    }
+  });
+
+  it('the validator rejects a repeated turn, a repeated question and a wrong session number', async () => {
+    const concepts = sampleConceptGroup(pool, createRng(6), config);
+    const good = await generateConceptConversation({ concepts, images, times, seed: 6 });
+    const bad = structuredClone({ sessions: good.sessions, qa: good.qa }) as ConceptGeneration;
+    bad.sessions[2]!.turns[3]!.text = bad.sessions[1]!.turns[1]!.text;
+    bad.qa[19]!.question = bad.qa[18]!.question; // the two open-domain questions
+    const item = bad.qa.find((q) => /session \d+/.test(q.question))!;
+    item.question = item.question.replace(/session (\d+)/, (_, n) => `session ${Number(n) + 1}`);
+    const issues = validateConceptGeneration(bad, { concepts, times, config }).join('\n');
+    expect(issues).toMatch(/S2:3 repeats the text of S1:1/);
+    expect(issues).toMatch(/is asked twice/);
+    expect(issues).toMatch(/names session \d+ but its evidence is in session/);
+  });
+
   it('converts to native sessions with placeholders and interpolates into a LoCoMo host with QA categories 6-9', async () => {
     const concepts = sampleConceptGroup(pool, createRng(5), config);
     const conversation = await generateConceptConversation({ concepts, images, times, seed: 5 });
@@ -104,8 +141,16 @@ describe('concept sessions (offline)', () => {
     });
     expect(report.inserted).toBe(5);
     expect(report.qaAdded).toBe(20);
-    const qa = (document as { qa: Array<{ evidence: string[]; category: number }> }).qa.slice(-20);
+    const qa = (
+      document as { qa: Array<{ question: string; answer: string; evidence: string[]; category: number }> }
+    ).qa.slice(-20);
     for (const item of qa) for (const id of item.evidence) expect(id).toMatch(/^D[2-6]:\d+$/);
+    // "session N" follows the splice: it names the merged record's session_N of its evidence.
+    const named = qa.filter((item) => /session \d+/.test(`${item.question} ${item.answer}`));
+    expect(named.length).toBeGreaterThan(0);
+    for (const item of named)
+      for (const match of `${item.question} ${item.answer}`.matchAll(/session (\d+)/g))
+        expect(item.evidence.map((id) => id.split(':')[0])).toContain(`D${match[1]}`);
   });
 });
 

@@ -2,6 +2,7 @@
  * Deliberate defects, one function each, applied to a clean fixture user (mutated in place).
  * `check` names the validation check (rule name, `judge:<name>` or `dedup_*`) that must catch it.
  */
+import type { M2aBuilt } from '../../src/export/systems/m2a.js';
 import type { UserBundle } from '../../src/validate/types.js';
 
 export interface Defect {
@@ -266,6 +267,41 @@ export const DEFECTS: Defect[] = [
         keywords: ['ramen'],
         imageId: null,
       });
+    },
+  },
+  {
+    name: 'an M²A concept turn repeating a host turn, and a question naming the generation’s session number',
+    check: 'm2a_sessions',
+    apply(b) {
+      // Host session 0, concept session 1 (inserted after host session 1), host session 2.
+      const t = (s: number, u: number, text: string) => ({
+        speaker: (u % 2) as 0 | 1,
+        dia_id: `S${s}:${u}`,
+        images: [],
+        text,
+      });
+      const sample = {
+        conversation: {
+          speaker_0: 'Ann',
+          speaker_1: 'Assistant',
+          n_session: 3,
+          session_0: [t(0, 0, 'Hello there.'), t(0, 1, 'Hi Ann.')],
+          session_0_date_time: '1:00 pm on 1 May, 2023',
+          session_1: [t(1, 0, 'Here is <Mochi> at the park.'), t(1, 1, 'Hi Ann.')],
+          session_1_date_time: '1:00 pm on 3 May, 2023',
+          session_2: [t(2, 0, 'Bye.'), t(2, 1, 'See you.')],
+          session_2_date_time: '1:00 pm on 5 May, 2023',
+        },
+        qa: [
+          {
+            question: { text: 'Where was <Mochi> in the photo I shared in session 0?', image: [] },
+            answer: 'the park',
+            evidence: ['S1:0'],
+            category: 9,
+          },
+        ],
+      };
+      b.m2a = { sample, report: { position: 1, inserted: 1 }, generated: {} } as unknown as M2aBuilt;
     },
   },
   {

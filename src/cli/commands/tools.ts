@@ -120,8 +120,10 @@ export function registerToolCommands(program: Command): void {
     .option('--position <n>', 'insert after host session N (1-based) instead of a seeded position', (v) =>
       Math.trunc(parseNumber(v)),
     )
-    .option('--conversation <n>', 'LoCoMo list: which conversation gets the sessions', (v) =>
-      Math.trunc(parseNumber(v)),
+    .option(
+      '--conversation <n>',
+      'LoCoMo list: only this conversation gets sessions (user N mod n); default: every conversation, one user each',
+      (v) => Math.trunc(parseNumber(v)),
     )
     .action(
       async (flags: {
@@ -134,17 +136,48 @@ export function registerToolCommands(program: Command): void {
         position?: number;
         conversation?: number;
       }) => {
-        const { interpolateIntoHost } = await import('../../interpolate/index.js');
-        const { sessionsForInsertion } = await import('../../synth/index.js');
+        const { interpolateEachConversation, interpolateIntoHost } = await import(
+          '../../interpolate/index.js'
+        );
+        const { sessionsForEachUser, sessionsForInsertion } = await import('../../synth/index.js');
         const { writeFileAtomic } = await import('../../util/fs.js');
         if (!['locomo', 'personavlm', 'native'].includes(flags.format)) {
           throw new Error(`--format must be locomo, personavlm or native (got "${flags.format}")`);
         }
         const host = await readJsonOrJsonl(flags.host);
-        const sessions = await sessionsForInsertion(await readJsonOrJsonl(flags.sessions), {
-          seed: flags.seed,
-          ...(flags.count === undefined ? {} : { count: flags.count }),
-        });
+        const source = await readJsonOrJsonl(flags.sessions);
+        const options = { seed: flags.seed, ...(flags.count === undefined ? {} : { count: flags.count }) };
+        const printWarnings = (warnings: readonly unknown[]) => {
+          for (const warning of warnings) console.log(`warning: ${JSON.stringify(warning)}`);
+        };
+        // A LoCoMo list: one generated user per host conversation, for all of them (user c mod n).
+        if (flags.format === 'locomo' && Array.isArray(host) && flags.conversation === undefined) {
+          const users = await sessionsForEachUser(source, options, host.length);
+          const { document, reports } = interpolateEachConversation({
+            host,
+            users,
+            seed: flags.seed,
+            ...(flags.position === undefined ? {} : { position: flags.position }),
+          });
+          await writeFileAtomic(flags.out, `${JSON.stringify(document, null, 2)}\n`);
+          for (const r of reports) {
+            console.log(
+              `conversation ${r.conversation}: user ${r.user} (${users[r.user]?.userName ?? 'sessions'}) as ${r.speakers?.user} with ${r.speakers?.assistant}: ${r.inserted} sessions after host session ${r.position} (${r.hostSessions} → ${r.mergedSessions}), QA ${r.qaRemapped} remapped, ${r.qaAdded} added`,
+            );
+            printWarnings(r.warnings);
+          }
+          if (users.length < host.length)
+            console.log(
+              `warning: ${host.length} host conversations, ${users.length} generated user(s) in ${flags.sessions}: users are reused`,
+            );
+          console.log(`→ ${flags.out}`);
+          return;
+        }
+        const record =
+          Array.isArray(source) && flags.conversation !== undefined
+            ? source[flags.conversation % Math.max(1, source.length)]
+            : source;
+        const sessions = await sessionsForInsertion(record, options);
         const result = interpolateIntoHost({
           host,
           format: flags.format as 'locomo' | 'personavlm' | 'native',
@@ -156,10 +189,10 @@ export function registerToolCommands(program: Command): void {
         await writeFileAtomic(flags.out, `${JSON.stringify(result.document, null, 2)}\n`);
         const r = result.report;
         console.log(
-          `inserted ${r.inserted} sessions after host session ${r.position} (${r.hostSessions} → ${r.mergedSessions} sessions) at ${r.times.join(', ')}`,
+          `inserted ${r.inserted} sessions after host session ${r.position} (${r.hostSessions} → ${r.mergedSessions} sessions) at ${r.times.join(', ')}${r.speakers === undefined ? '' : `, spoken by ${r.speakers.user} and ${r.speakers.assistant}`}`,
         );
         console.log(`QA: ${r.qaRemapped} remapped, ${r.qaAdded} added → ${flags.out}`);
-        for (const warning of r.warnings) console.log(`warning: ${JSON.stringify(warning)}`);
+        printWarnings(r.warnings);
       },
     );
 

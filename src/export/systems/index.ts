@@ -15,7 +15,10 @@ import { exportVitaBench } from './vitabench.js';
 export { M2aSystemConfig, SystemsConfig, VitaBenchSystemConfig } from './config.js';
 export {
   buildM2aSample,
+  createM2aBuilder,
   exportM2a,
+  type M2aBuilder,
+  type M2aBuilt,
   type M2aExportOptions,
   type M2aSampleReport,
   readLocomoHost,

@@ -1,4 +1,5 @@
 import { parseEvidence } from '../../interpolate/dia-id.js';
+import { renumberSessionRefs } from '../../util/session-refs.js';
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +43,8 @@ const isLocalPath = (value: unknown): value is string =>
  * `{question: {text, image: []}, answer, evidence, category}`. Images are the turn's local
  * `img_url` paths (web URLs of unreleased LoCoMo images are dropped, as M²A does when no file
  * matches). Evidence that does not resolve to a turn is dropped and reported. LoCoMo's
- * adversarial category 5 is dropped (M²A uses 5 for visual QA) and counted.
+ * adversarial category 5 is dropped (M²A uses 5 for visual QA) and counted. "session N" in QA
+ * text is renumbered with the sessions (N − 1), so it keeps naming the session of its evidence.
  *
  * @example const { sample } = locomoToM2a(record); sample.conversation.session_0_date_time
  */
@@ -104,9 +106,11 @@ export function locomoToM2a(record: Json): {
       for (const id of mapped) if (id !== undefined && !evidence.includes(id)) evidence.push(id);
     }
     const answer = item.answer;
+    // "session N" follows the sessions: LoCoMo's session_<N> is M²A's session_<N − 1>.
+    const shift = (n: number) => n - 1;
     qa.push({
-      question: { text: String(item.question ?? ''), image: [] },
-      answer: typeof answer === 'number' ? answer : String(answer ?? ''),
+      question: { text: renumberSessionRefs(String(item.question ?? ''), shift), image: [] },
+      answer: typeof answer === 'number' ? answer : renumberSessionRefs(String(answer ?? ''), shift),
       evidence,
       category,
     });

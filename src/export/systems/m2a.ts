@@ -234,6 +234,43 @@ export async function buildM2aSample(
   };
 }
 
+/** One user's M²A sample (or why it has none). */
+export type M2aBuilt = Awaited<ReturnType<typeof buildM2aSample>>;
+
+/** Builds each user's M²A sample with the host record the export gives it (`createM2aBuilder`). */
+export interface M2aBuilder {
+  build(bundle: ExportBundle): Promise<M2aBuilt>;
+  /** Counts the user just built as exported: the next user gets the next host record. */
+  keep(result: M2aBuilt): void;
+}
+
+/**
+ * The M²A samples in export order: user i of those exported (skipped ones included) gets host
+ * record i mod n, so validate (which builds and checks the samples before export, keeping only
+ * the users it does not quarantine) and export give every user the same host.
+ *
+ * @example const builder = await createM2aBuilder(options); const r = await builder.build(bundle); builder.keep(r);
+ */
+export async function createM2aBuilder(options: M2aExportOptions): Promise<M2aBuilder> {
+  const hostFile = options.system.hostFile;
+  const hosts = hostFile === undefined ? null : await readLocomoHost(hostFile);
+  let which = 0;
+  let samples = 0;
+  return {
+    build(bundle) {
+      const host =
+        hosts === null
+          ? null
+          : { record: hosts[which % hosts.length]!, label: `${hostFile}#${which % hosts.length}` };
+      return buildM2aSample(bundle, host, samples, options);
+    },
+    keep(result) {
+      which++;
+      if (!('skipped' in result)) samples++;
+    },
+  };
+}
+
 /**
  * Writes `<outDir>/merged.json` (a list of `{conversation, qa}` in M²A's output shape,
  * FORMATS.md §6), `<outDir>/intermediate/gen_XXXX.json` (each generated concept conversation,
@@ -248,19 +285,15 @@ export async function exportM2a(
   options: M2aExportOptions,
 ): Promise<{ samples: number; questions: number; skipped: number }> {
   const hostFile = options.system.hostFile;
-  const hosts = hostFile === undefined ? null : await readLocomoHost(hostFile);
+  const builder = await createM2aBuilder(options);
   // A re-run must not leave generations of users that are no longer exported.
   await rm(join(outDir, 'intermediate'), { recursive: true, force: true });
   const samples: M2aSample[] = [];
   const reports: M2aSampleReport[] = [];
   const skipped: Array<{ userId: string; reason: string }> = [];
   for await (const bundle of bundles) {
-    const which = samples.length + skipped.length;
-    const host =
-      hosts === null
-        ? null
-        : { record: hosts[which % hosts.length]!, label: `${hostFile}#${which % hosts.length}` };
-    const result = await buildM2aSample(bundle, host, samples.length, options);
+    const result = await builder.build(bundle);
+    builder.keep(result);
     if ('skipped' in result) skipped.push({ userId: bundle.plan.userId, reason: result.skipped });
     else {
       // M²A keeps each generation call's output as output/intermediate/gen_XXXX.json.

@@ -72,8 +72,9 @@ function prompt(
     ),
     'FIXED TIMESTAMPS (strictly adhere; copy each into date_time verbatim):',
     ...options.times.map((time, s) => `- session ${s}: ${time}`),
-    `Write ${options.times.length} sessions of ${config.turnsPerSession[0]}-${config.turnsPerSession[1]} turns between the user (speaker 0) and their assistant (speaker 1). Turn ids are dia_id "S<session>:<turn>", both from 0. The very first message names every concept in angle brackets. Show each image once via "images": [id]; text never contains image ids.`,
-    `Then write exactly ${config.qaTotal} QA items about the conversation: ${counts[6]} multi-hop (category 6), ${counts[7]} temporal (category 7), ${counts[8]} open-domain (category 8), ${counts[9]} single-hop (category 9); evidence = the dia_ids that support the answer.`,
+    `Write ${options.times.length} sessions of ${config.turnsPerSession[0]}-${config.turnsPerSession[1]} turns between the user (speaker 0) and their assistant (speaker 1). Turn ids are dia_id "S<session>:<turn>", both from 0. The very first message names every concept in angle brackets. Show an image via "images": [id]; text never contains image ids.`,
+    `Show photos in ${Math.round(config.imagesPerConversation)} user turns in all: every image at least once, then show images again in later turns. Never repeat a turn's text.`,
+    `Then write exactly ${config.qaTotal} QA items about the conversation: ${counts[6]} multi-hop (category 6), ${counts[7]} temporal (category 7), ${counts[8]} open-domain (category 8), ${counts[9]} single-hop (category 9); evidence = the dia_ids that support the answer. Ask each question once. A question or answer that names a session says "session k" for the session whose dia_ids are S<k>:…, and only a session holding its evidence.`,
     'Output ONE JSON object with keys "sessions" ([{date_time, turns: [{speaker, dia_id, images, text}]}]) and "qa" ([{question, answer, evidence, category}]).',
   ];
   if (rejected.length > 0)

@@ -1,4 +1,5 @@
 import type { SynthConfig } from '../../schemas/synth-config.js';
+import { sessionRefProblems } from '../../util/session-refs.js';
 import { CONCEPT_QA_CATEGORY, type ConceptGeneration, type ConceptMember } from './schema.js';
 
 /** Expected QA count per category for a total (2:3:1:4 by default, scaled to `qaTotal`). */
@@ -17,8 +18,10 @@ export function expectedQaCounts(config: SynthConfig['concepts']): Record<6 | 7 
 /**
  * Checks a generated concept conversation the way M²A's `validate_generated_content` does:
  * session count, exact fixed timestamps, dia_id sequence, turn counts, known images, every
- * concept named `<Name>` in the first message, QA category mix and evidence ids. Returns the
- * list of problems (empty when valid).
+ * concept named `<Name>` in the first message, QA category mix and evidence ids — and what
+ * M²A does not check: no turn text said twice, no question asked twice, and every "session k" a
+ * question or answer names holds its evidence (`S<k>:…`). Returns the list of problems (empty
+ * when valid).
  *
  * @example validateConceptGeneration(output, { concepts, times, config }) // []
  */
@@ -51,8 +54,25 @@ export function validateConceptGeneration(
   const first = output.sessions[0]?.turns[0]?.text ?? '';
   for (const concept of expected.concepts)
     if (!first.includes(`<${concept.name}>`)) issues.push(`the first message must name <${concept.name}>`);
+  const said = new Map<string, string>();
+  for (const session of output.sessions)
+    for (const turn of session.turns) {
+      const key = turn.text.trim().toLowerCase();
+      const before = said.get(key);
+      if (before !== undefined) issues.push(`${turn.dia_id} repeats the text of ${before}`);
+      else said.set(key, turn.dia_id);
+    }
+  const asked = new Set<string>();
+  const sessionOf = (id: string) => {
+    const match = /^S(\d+):\d+$/.exec(id);
+    return match === null ? null : Number(match[1]);
+  };
   const counts: Record<number, number> = {};
   for (const item of output.qa) {
+    if (asked.has(item.question)) issues.push(`QA "${item.question}" is asked twice`);
+    asked.add(item.question);
+    for (const problem of sessionRefProblems(item.question, item.answer, item.evidence, sessionOf))
+      issues.push(`QA "${item.question}" ${problem} (session k = the turns S<k>:…)`);
     counts[item.category] = (counts[item.category] ?? 0) + 1;
     for (const id of item.evidence)
       if (!ids.has(id)) issues.push(`QA "${item.question}": unknown evidence "${id}"`);

@@ -7,6 +7,7 @@ import { futureInfoCheck } from './future-info.js';
 import { goldInPromptCheck } from './gold-in-prompt.js';
 import { idsCheck } from './ids.js';
 import { imageRefsCheck } from './image-refs.js';
+import { m2aSessionsCheck } from './m2a-sessions.js';
 import { multipleChoiceCheck } from './multiple-choice.js';
 import { qaEvidenceCheck } from './qa-evidence.js';
 import { sessionGapCheck } from './session-gap.js';
@@ -24,6 +25,7 @@ export { futureInfoCheck, latestTimeIn, memoryEntryTimes } from './future-info.j
 export { goldInPromptCheck } from './gold-in-prompt.js';
 export { idsCheck } from './ids.js';
 export { countImagePlaceholders, imageRefsCheck } from './image-refs.js';
+export { inspectM2aSample, type M2aInspection, m2aSessionsCheck } from './m2a-sessions.js';
 export { multipleChoiceCheck } from './multiple-choice.js';
 export { qaEvidenceCheck } from './qa-evidence.js';
 export { sessionGapCheck } from './session-gap.js';
@@ -51,4 +53,5 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   treePathsCheck,
   dietCoherenceCheck,
   vitabenchTasksCheck,
+  m2aSessionsCheck,
 ];

@@ -10,7 +10,7 @@ const CONCEPT = /^- <([^>]+)>: (.+?) \((.+?)\), (.*); images: (.*)$/;
 
 /**
  * `concept_sessions` (M²A): reads the concept group (names, kinds, images with captions), the
- * fixed timestamps, the turn range and the QA counts from the prompt, and writes the sessions and
+ * fixed timestamps, the turn range, the photo count and the QA counts from the prompt, and writes the sessions and
  * QA with the offline concept generator over exactly those inputs.
  */
 export function conceptAnswer(request: FakeChatRequest): unknown {
@@ -48,6 +48,7 @@ export function conceptAnswer(request: FakeChatRequest): unknown {
     if (time !== null) times.push(time[1] as string);
   }
   const turns = /sessions of (\d+)-(\d+) turns/.exec(prompt);
+  const photos = /Show photos in (\d+) user turns/.exec(prompt);
   const counts =
     /exactly (\d+) QA items about the conversation: (\d+) multi-hop \(category 6\), (\d+) temporal \(category 7\), (\d+) open-domain \(category 8\), (\d+) single-hop/.exec(
       prompt,
@@ -55,6 +56,7 @@ export function conceptAnswer(request: FakeChatRequest): unknown {
   const config = SynthConfig.parse({
     concepts: {
       ...(turns === null ? {} : { turnsPerSession: [Number(turns[1]), Number(turns[2])] }),
+      ...(photos === null ? {} : { imagesPerConversation: Number(photos[1]) }),
       ...(counts === null
         ? {}
         : {
