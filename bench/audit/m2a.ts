@@ -10,7 +10,7 @@
  * - `imagesPerConversation`: image references in the inserted sessions per merged conversation
  *   (M²A: 214 over 10 = 21.4), and over all turns;
  * - `duplicateQuestions`: question texts asked twice in one conversation.
- * Run: `npx --no-install tsx bench/m2a-audit.ts <run-dir>`.
+ * Run: `npx --no-install tsx bench/audit/m2a.ts <run-dir>`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -10,7 +10,7 @@
  *   that speaks the conversation's first inserted user turn (or by no host speaker at all).
  * - `nameMentions`: inserted turns that still say the generated user's own name (given
  *   `plan.jsonl`, conversation c's user is record c mod n) instead of the host speaker's.
- * Run: `npx --no-install tsx bench/interpolate-audit.ts <host.json> <merged.json> [plan.jsonl]`.
+ * Run: `npx --no-install tsx bench/audit/interpolate.ts <host.json> <merged.json> [plan.jsonl]`.
  */
 import { readFileSync } from 'node:fs';
 
