@@ -1,7 +1,7 @@
 import { CONCEPT_NAMES, GOALS, HABITS, PERSON_NAMES, RELATIONS } from '../plan/catalogue/life-catalogue.js';
 import { OBJECT_COLORS } from '../plan/images/palette.js';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../schemas/common.js';
-import type { Goal, Person } from '../schemas/plan.js';
+import type { Goal, Person, VisualConcept } from '../schemas/plan.js';
 import { ask, isoAt, type Kernel, type QaContext, slotsBefore } from './qa-context.js';
 
 /** English plural of an object name ("gift box" → "gift boxes", "strawberry" → "strawberries"). */
@@ -45,6 +45,32 @@ function withSlots<T extends { id: string }>(context: QaContext, items: T[], tim
   return items.filter((item) => slotsBefore(context, item.id, time).length > 0);
 }
 
+/**
+ * Every value the asked attribute (colour or count) of `object` takes in a photo the question's
+ * words can mean — each photo of the concept, or each photo with that object when the photo is
+ * named by the object — and in what the user said about the concept. None of them may be a
+ * distractor: a user with three photos of one concept in three colours has three true answers.
+ */
+function valuesMeant(
+  context: QaContext,
+  concept: VisualConcept | undefined,
+  object: string,
+  attribute: 'color' | 'count',
+): Set<string> {
+  const photos =
+    concept === undefined
+      ? context.plan.images.filter((image) => image.objects.some((item) => item.name === object))
+      : context.plan.images.filter((image) => concept.imageIds.includes(image.id));
+  const values = new Set<string>();
+  for (const photo of photos)
+    for (const item of photo.objects)
+      if (item.name === object) values.add(String(item[attribute]).toLowerCase());
+  if (concept !== undefined && attribute === 'color')
+    for (const colour of COLOURS)
+      if (new RegExp(`\\b${colour}\\b`, 'i').test(concept.description)) values.add(colour);
+  return values;
+}
+
 export const visualDetail: Kernel = (context, time) => {
   const slots = (context.slotsByKind.get('image') ?? []).filter(
     (slot) => slot.imageId !== null && slot.time < isoAt(time),
@@ -58,6 +84,7 @@ export const visualDetail: Kernel = (context, time) => {
   const concept = context.plan.concepts.find((item) => item.id === slot.refId);
   const photo = concept === undefined ? `the photo with the ${object.name}` : `the photo of ${concept.name}`;
   const askCount = context.rng.chance(0.5);
+  const taken = valuesMeant(context, concept, object.name, askCount ? 'count' : 'color');
   return {
     question: askCount
       ? ask(
@@ -72,8 +99,8 @@ export const visualDetail: Kernel = (context, time) => {
         ),
     answer: askCount ? String(object.count) : capitalize(object.color),
     distractors: askCount
-      ? [1, 2, 3, 4, 5, 6].filter((n) => n !== object.count).map(String)
-      : COLOURS.filter((colour) => colour !== object.color).map(capitalize),
+      ? [1, 2, 3, 4, 5, 6].filter((n) => !taken.has(String(n))).map(String)
+      : COLOURS.filter((colour) => !taken.has(colour)).map(capitalize),
     evidence: [slot],
     retrievalKeywords: [...slot.keywords, object.name],
   };

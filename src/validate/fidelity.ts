@@ -4,7 +4,10 @@
  * run (not sampled) and, where a paper or real file gives one, set beside its published value.
  */
 import { meaningProblems, slotExpectations } from '../synth/meaning.js';
+import { personalityTargetProblems } from './rules/personality-evidence.js';
+import { photoDescriptionProblems } from './rules/photo-description.js';
 import { keywordCoverage } from './rules/slot-expressed.js';
+import { visualQuestionProblems } from './rules/visual-distractors.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
 export interface FidelityFigure {
@@ -117,6 +120,12 @@ export function createFidelityMeter() {
     mmeImage: 0,
     mmeWords: 0,
     imageTurns: 0,
+    personalityRows: 0,
+    personalityUnsupported: 0,
+    photoTurns: 0,
+    photoContradictions: 0,
+    visualQuestions: 0,
+    visualAmbiguous: 0,
   };
   const openings = new Map<string, number>();
   let assistantTurns = 0;
@@ -177,6 +186,17 @@ export function createFidelityMeter() {
         locomo.set(qa.locomoCategory, (locomo.get(qa.locomoCategory) ?? 0) + 1);
       if (qa.family === 'personamem') personaMem.set(qa.task, (personaMem.get(qa.task) ?? 0) + 1);
     }
+    for (const trace of index.bundle.memory?.traces ?? []) {
+      if (trace.task !== 'personality_inference') continue;
+      n.personalityRows++;
+      if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;
+    }
+    n.photoContradictions += photoDescriptionProblems(index).length;
+    for (const qa of plan.qa) {
+      if (qa.task !== 'visual_detail_recall') continue;
+      n.visualQuestions++;
+      if (visualQuestionProblems(index, qa).length > 0) n.visualAmbiguous++;
+    }
     const fullName = plan.enriched.persona.name;
     for (const session of dialogue.sessions) {
       for (const turn of session.turns) {
@@ -186,6 +206,7 @@ export function createFidelityMeter() {
         if (PLAN_LABELS.some((label) => lower.includes(label))) n.labelLeaks++;
         if (turn.speaker === 'user') {
           n.userTurns++;
+          if (turn.images.length > 0) n.photoTurns++;
           if (turn.text.includes(fullName)) n.selfNaming++;
         } else {
           assistantTurns++;
@@ -247,6 +268,24 @@ export function createFidelityMeter() {
         'turns that read out a plan label ("people in my life", "preferences:")',
         n.labelLeaks,
         n.turns,
+        0,
+      ),
+      personality_target_unsupported: defect(
+        'personality-inference targets with a trait reading their message does not show (or a shown trait read as 3)',
+        n.personalityUnsupported,
+        n.personalityRows,
+        0,
+      ),
+      photo_text_contradictions: defect(
+        'user turns with a photo whose words give an object a colour or count the photo does not show',
+        n.photoContradictions,
+        n.photoTurns,
+        0,
+      ),
+      visual_distractors_true: defect(
+        'visual-detail questions with a distractor true of a photo they can mean (or a wrong answer)',
+        n.visualAmbiguous,
+        n.visualQuestions,
         0,
       ),
       self_naming: defect(

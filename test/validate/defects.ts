@@ -3,6 +3,7 @@
  * `check` names the validation check (rule name, `judge:<name>` or `dedup_*`) that must catch it.
  */
 import type { UserBundle } from '../../src/validate/types.js';
+import { LABEL_DEFECTS } from './defects-labels.js';
 
 export interface Defect {
   name: string;
@@ -68,6 +69,7 @@ function plantDrift(
 }
 
 export const DEFECTS: Defect[] = [
+  ...LABEL_DEFECTS,
   {
     name: 'two turns out of order',
     check: 'chronology',

@@ -85,7 +85,7 @@ export function generateConceptsOffline(
         let text: string;
         if (s === 0 && t === 0) {
           const intro = group.map((c) => `<${c.name}> (${c.description})`).join(', ');
-          text = `Hi! Let me introduce the ones that matter to me: ${intro}.`;
+          text = `Hi, let me introduce the ones that matter to me: ${intro}.`;
           if (mine[0] !== undefined)
             shares.push({ session: s, diaId, concept: mine[0].concept, imageId: mine[0].imageId });
           turns.push({
