@@ -75,35 +75,41 @@ export const visualDetail: Kernel = (context, time) => {
   const slots = (context.slotsByKind.get('image') ?? []).filter(
     (slot) => slot.imageId !== null && slot.time < isoAt(time),
   );
-  if (slots.length === 0) return null;
-  const slot = context.rng.pick(slots);
-  const image = context.plan.images.find((item) => item.id === slot.imageId);
-  const object =
-    image === undefined || image.objects.length === 0 ? undefined : context.rng.pick(image.objects);
-  if (object === undefined) return null;
-  const concept = context.plan.concepts.find((item) => item.id === slot.refId);
-  const photo = concept === undefined ? `the photo with the ${object.name}` : `the photo of ${concept.name}`;
-  const askCount = context.rng.chance(0.5);
-  const taken = valuesMeant(context, concept, object.name, askCount ? 'count' : 'color');
-  return {
-    question: askCount
-      ? ask(
-          context,
-          `In ${photo} I showed you, how many ${plural(object.name)} were there?`,
-          `How many ${plural(object.name)} could you see in ${photo} I shared?`,
-        )
-      : ask(
-          context,
-          `In ${photo} I showed you, what colour was the ${object.name}?`,
-          `What colour was the ${object.name} in ${photo} I sent you?`,
-        ),
-    answer: askCount ? String(object.count) : capitalize(object.color),
-    distractors: askCount
-      ? [1, 2, 3, 4, 5, 6].filter((n) => !taken.has(String(n))).map(String)
-      : COLOURS.filter((colour) => !taken.has(colour)).map(capitalize),
-    evidence: [slot],
-    retrievalKeywords: [...slot.keywords, object.name],
-  };
+  // A photo whose object takes most values across the photos meant ("the photo with the ball"
+  // among eight photos of balls) leaves too few false options: the next photo or object is asked.
+  for (const slot of context.rng.shuffle(slots)) {
+    const image = context.plan.images.find((item) => item.id === slot.imageId);
+    const concept = context.plan.concepts.find((item) => item.id === slot.refId);
+    for (const object of context.rng.shuffle(image?.objects ?? [])) {
+      const takenCounts = valuesMeant(context, concept, object.name, 'count');
+      const takenColours = valuesMeant(context, concept, object.name, 'color');
+      const counts = [1, 2, 3, 4, 5, 6].filter((n) => !takenCounts.has(String(n))).map(String);
+      const colours = COLOURS.filter((colour) => !takenColours.has(colour)).map(capitalize);
+      const wantCount = context.rng.chance(0.5);
+      const askCount = (wantCount && counts.length >= 3) || colours.length < 3;
+      if ((askCount ? counts : colours).length < 3) continue;
+      const photo =
+        concept === undefined ? `the photo with the ${object.name}` : `the photo of ${concept.name}`;
+      return {
+        question: askCount
+          ? ask(
+              context,
+              `In ${photo} I showed you, how many ${plural(object.name)} were there?`,
+              `How many ${plural(object.name)} could you see in ${photo} I shared?`,
+            )
+          : ask(
+              context,
+              `In ${photo} I showed you, what colour was the ${object.name}?`,
+              `What colour was the ${object.name} in ${photo} I sent you?`,
+            ),
+        answer: askCount ? String(object.count) : capitalize(object.color),
+        distractors: askCount ? counts : colours,
+        evidence: [slot],
+        retrievalKeywords: [...slot.keywords, object.name],
+      };
+    }
+  }
+  return null;
 };
 
 /** M²A-style concept recall: the name the user gave something they showed in photos. */
