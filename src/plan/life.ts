@@ -163,7 +163,8 @@ export function drawConcepts(
       name,
       kind: conceptKind(objectClass),
       objectClass,
-      description: `${name}, my ${main?.color === undefined ? '' : `${main.color} `}${objectClass}`,
+      // No colour or count: the concept's photos differ in both, and each photo's turn says its own.
+      description: `${name}, my ${objectClass}`,
       imageIds: images.map((image) => image.id),
     });
   }

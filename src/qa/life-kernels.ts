@@ -1,7 +1,7 @@
 import { CONCEPT_NAMES, GOALS, HABITS, PERSON_NAMES, RELATIONS } from '../plan/catalogue/life-catalogue.js';
 import { OBJECT_COLORS } from '../plan/images/palette.js';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../schemas/common.js';
-import type { Goal, Person } from '../schemas/plan.js';
+import type { Goal, Person, VisualConcept } from '../schemas/plan.js';
 import { ask, isoAt, type Kernel, type QaContext, slotsBefore } from './qa-context.js';
 
 /** English plural of an object name ("gift box" → "gift boxes", "strawberry" → "strawberries"). */
@@ -45,38 +45,71 @@ function withSlots<T extends { id: string }>(context: QaContext, items: T[], tim
   return items.filter((item) => slotsBefore(context, item.id, time).length > 0);
 }
 
+/**
+ * Every value the asked attribute (colour or count) of `object` takes in a photo the question's
+ * words can mean — each photo of the concept, or each photo with that object when the photo is
+ * named by the object — and in what the user said about the concept. None of them may be a
+ * distractor: a user with three photos of one concept in three colours has three true answers.
+ */
+function valuesMeant(
+  context: QaContext,
+  concept: VisualConcept | undefined,
+  object: string,
+  attribute: 'color' | 'count',
+): Set<string> {
+  const photos =
+    concept === undefined
+      ? context.plan.images.filter((image) => image.objects.some((item) => item.name === object))
+      : context.plan.images.filter((image) => concept.imageIds.includes(image.id));
+  const values = new Set<string>();
+  for (const photo of photos)
+    for (const item of photo.objects)
+      if (item.name === object) values.add(String(item[attribute]).toLowerCase());
+  if (concept !== undefined && attribute === 'color')
+    for (const colour of COLOURS)
+      if (new RegExp(`\\b${colour}\\b`, 'i').test(concept.description)) values.add(colour);
+  return values;
+}
+
 export const visualDetail: Kernel = (context, time) => {
   const slots = (context.slotsByKind.get('image') ?? []).filter(
     (slot) => slot.imageId !== null && slot.time < isoAt(time),
   );
-  if (slots.length === 0) return null;
-  const slot = context.rng.pick(slots);
-  const image = context.plan.images.find((item) => item.id === slot.imageId);
-  const object =
-    image === undefined || image.objects.length === 0 ? undefined : context.rng.pick(image.objects);
-  if (object === undefined) return null;
-  const concept = context.plan.concepts.find((item) => item.id === slot.refId);
-  const photo = concept === undefined ? `the photo with the ${object.name}` : `the photo of ${concept.name}`;
-  const askCount = context.rng.chance(0.5);
-  return {
-    question: askCount
-      ? ask(
-          context,
-          `In ${photo} I showed you, how many ${plural(object.name)} were there?`,
-          `How many ${plural(object.name)} could you see in ${photo} I shared?`,
-        )
-      : ask(
-          context,
-          `In ${photo} I showed you, what colour was the ${object.name}?`,
-          `What colour was the ${object.name} in ${photo} I sent you?`,
-        ),
-    answer: askCount ? String(object.count) : capitalize(object.color),
-    distractors: askCount
-      ? [1, 2, 3, 4, 5, 6].filter((n) => n !== object.count).map(String)
-      : COLOURS.filter((colour) => colour !== object.color).map(capitalize),
-    evidence: [slot],
-    retrievalKeywords: [...slot.keywords, object.name],
-  };
+  // A photo whose object takes most values across the photos meant ("the photo with the ball"
+  // among eight photos of balls) leaves too few false options: the next photo or object is asked.
+  for (const slot of context.rng.shuffle(slots)) {
+    const image = context.plan.images.find((item) => item.id === slot.imageId);
+    const concept = context.plan.concepts.find((item) => item.id === slot.refId);
+    for (const object of context.rng.shuffle(image?.objects ?? [])) {
+      const takenCounts = valuesMeant(context, concept, object.name, 'count');
+      const takenColours = valuesMeant(context, concept, object.name, 'color');
+      const counts = [1, 2, 3, 4, 5, 6].filter((n) => !takenCounts.has(String(n))).map(String);
+      const colours = COLOURS.filter((colour) => !takenColours.has(colour)).map(capitalize);
+      const wantCount = context.rng.chance(0.5);
+      const askCount = (wantCount && counts.length >= 3) || colours.length < 3;
+      if ((askCount ? counts : colours).length < 3) continue;
+      const photo =
+        concept === undefined ? `the photo with the ${object.name}` : `the photo of ${concept.name}`;
+      return {
+        question: askCount
+          ? ask(
+              context,
+              `In ${photo} I showed you, how many ${plural(object.name)} were there?`,
+              `How many ${plural(object.name)} could you see in ${photo} I shared?`,
+            )
+          : ask(
+              context,
+              `In ${photo} I showed you, what colour was the ${object.name}?`,
+              `What colour was the ${object.name} in ${photo} I sent you?`,
+            ),
+        answer: askCount ? String(object.count) : capitalize(object.color),
+        distractors: askCount ? counts : colours,
+        evidence: [slot],
+        retrievalKeywords: [...slot.keywords, object.name],
+      };
+    }
+  }
+  return null;
 };
 
 /** M²A-style concept recall: the name the user gave something they showed in photos. */

@@ -6,7 +6,10 @@
 import { LOCOMO_TASKS, PERSONAMEM_TASKS, type TaskSpec, taskWeight } from '../qa/tasks.js';
 import { meaningProblems, slotExpectations } from '../synth/meaning.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
+import { personalityTargetProblems } from './rules/personality-evidence.js';
+import { photoDescriptionProblems } from './rules/photo-description.js';
 import { keywordCoverage } from './rules/slot-expressed.js';
+import { visualQuestionProblems } from './rules/visual-distractors.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
 export interface FidelityFigure {
@@ -146,6 +149,12 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     m2aDuplicateTurns: 0,
     m2aSessionRefs: 0,
     m2aWrongRefs: 0,
+    personalityRows: 0,
+    personalityUnsupported: 0,
+    photoTurns: 0,
+    photoContradictions: 0,
+    visualQuestions: 0,
+    visualAmbiguous: 0,
   };
   const openings = new Map<string, number>();
   let assistantTurns = 0;
@@ -215,6 +224,17 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
       n.m2aSessionRefs += seen.sessionRefs;
       n.m2aWrongRefs += seen.wrongSessionRefs;
     }
+    for (const trace of index.bundle.memory?.traces ?? []) {
+      if (trace.task !== 'personality_inference') continue;
+      n.personalityRows++;
+      if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;
+    }
+    n.photoContradictions += photoDescriptionProblems(index).length;
+    for (const qa of plan.qa) {
+      if (qa.task !== 'visual_detail_recall') continue;
+      n.visualQuestions++;
+      if (visualQuestionProblems(index, qa).length > 0) n.visualAmbiguous++;
+    }
     const fullName = plan.enriched.persona.name;
     for (const session of dialogue.sessions) {
       for (const turn of session.turns) {
@@ -224,6 +244,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         if (PLAN_LABELS.some((label) => lower.includes(label))) n.labelLeaks++;
         if (turn.speaker === 'user') {
           n.userTurns++;
+          if (turn.images.length > 0) n.photoTurns++;
           if (turn.text.includes(fullName)) n.selfNaming++;
         } else {
           assistantTurns++;
@@ -285,6 +306,24 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         'turns that read out a plan label ("people in my life", "preferences:")',
         n.labelLeaks,
         n.turns,
+        0,
+      ),
+      personality_target_unsupported: defect(
+        'personality-inference targets with a trait reading their message does not show (or a shown trait read as 3)',
+        n.personalityUnsupported,
+        n.personalityRows,
+        0,
+      ),
+      photo_text_contradictions: defect(
+        'user turns with a photo whose words give an object a colour or count the photo does not show',
+        n.photoContradictions,
+        n.photoTurns,
+        0,
+      ),
+      visual_distractors_true: defect(
+        'visual-detail questions with a distractor true of a photo they can mean (or a wrong answer)',
+        n.visualAmbiguous,
+        n.visualQuestions,
         0,
       ),
       self_naming: defect(

@@ -12,6 +12,7 @@ import { UserMemory } from '../../src/schemas/memory.js';
 import type { UserPlan } from '../../src/schemas/plan.js';
 import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
+import { personalityTargetProblems } from '../../src/validate/rules/personality-evidence.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
 
 /** The tree branches preference leaves sit under (one per category, from the gold mapping). */
@@ -194,6 +195,22 @@ describe('memory replay on the offline corpus (real plan → offline realizer)',
     expect(latestSnapshotAt(memory.snapshots, Date.parse(second.time) - 1)?.sessionIndex).toBe(
       second.sessionIndex - 1,
     );
+  });
+
+  it('targets personality inference at what each message shows, never at the hidden profile', () => {
+    let shown = 0;
+    let neutral = 0;
+    for (const memory of memories) {
+      for (const trace of memory.traces.filter((t) => t.task === 'personality_inference')) {
+        expect(personalityTargetProblems(trace), JSON.stringify(trace.input.turn)).toEqual([]);
+        const scores = Object.values(trace.gold.value as Record<string, number>);
+        if (scores.every((score) => score === 3)) neutral++;
+        else shown++;
+      }
+    }
+    // Both kinds occur: messages with personality cues and messages with none (PEM skips those).
+    expect(shown).toBeGreaterThan(50);
+    expect(neutral).toBeGreaterThan(50);
   });
 
   it('is deterministic', async () => {

@@ -4,6 +4,7 @@
  */
 import type { M2aBuilt } from '../../src/export/systems/m2a.js';
 import type { UserBundle } from '../../src/validate/types.js';
+import { LABEL_DEFECTS } from './defects-labels.js';
 
 export interface Defect {
   name: string;
@@ -69,6 +70,7 @@ function plantDrift(
 }
 
 export const DEFECTS: Defect[] = [
+  ...LABEL_DEFECTS,
   {
     name: 'two turns out of order',
     check: 'chronology',

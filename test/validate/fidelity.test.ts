@@ -75,6 +75,19 @@ describe('fidelity figures', () => {
       },
     ],
     [
+      'personality_target_unsupported',
+      (b: UserBundle[]) =>
+        DEFECTS.find((d) => d.name.startsWith('personality target copied'))!.apply(b[0]!, null),
+    ],
+    [
+      'photo_text_contradictions',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'photo_description')!.apply(b[0]!, null),
+    ],
+    [
+      'visual_distractors_true',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'visual_distractors')!.apply(b[0]!, null),
+    ],
+    [
       'unanswerable_qa',
       (b: UserBundle[]) => {
         const qa = b[0]!.plan.qa.find((q) => q.evidenceSlotIds.length > 0)!;

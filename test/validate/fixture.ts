@@ -208,10 +208,11 @@ export function buildFixtureUser(
         sessionIndex: s,
         turnId: turns[0]!.id,
         time: turns[0]!.time,
-        input: { turns: traceTurns.slice(0, 1) },
+        input: { time: turns[0]!.time, turn: traceTurns[0], context: [], personality: 'balanced' },
+        // The message shows no trait cue: every trait reads 3 (no evidence), whatever the profile.
         gold: {
-          text: '{"openness": 4, "conscientiousness": 3, "extraversion": 2, "agreeableness": 4, "neuroticism": 2}',
-          value: bigFive,
+          text: '"openness": 3\n"conscientiousness": 3\n"extraversion": 3\n"agreeableness": 3\n"neuroticism": 3',
+          value: { openness: 3, conscientiousness: 3, extraversion: 3, agreeableness: 3, neuroticism: 3 },
         },
         teacher: null,
       },

@@ -1,9 +1,10 @@
-import { BIG_FIVE_TRAITS, type BigFive } from '../../schemas/common.js';
+import type { BigFive } from '../../schemas/common.js';
 import type { DialogueSession, Turn } from '../../schemas/dialogue.js';
 import type { EpisodicEntry, ProceduralEntry } from '../../schemas/memory.js';
 import type { CoreMemory } from '../../schemas/persona.js';
 import type { EvidenceSlot, Preference } from '../../schemas/plan.js';
 import { tokenize } from '../retrieval/tokenize.js';
+import { personalityTargetFromText } from './personality-evidence.js';
 import { type PlanIndex, preferenceClause } from './plan-index.js';
 import type { SemanticDecision } from './targets.js';
 
@@ -57,20 +58,17 @@ export function goldSemanticDecision(
 }
 
 /**
- * Gold per-turn personality scores: the plan's trajectory at the turn, rounded — except for
- * turns that express no planned slot (small talk, noise), whose neutral all-3 answer makes PEM
- * skip the update (PersonaVLM §3.2).
+ * Gold per-turn personality scores: what the message shows (PersonaVLM §3.2: 3 = no evidence).
+ * A trait the text gives a cue for (a worry marker, a blunt demand, "I feel more outgoing
+ * lately" …) reads on the side the text shows, with the plan's score at the turn when it lies on
+ * that side; every trait the text shows nothing about is 3, so a turn without cues is all 3 and
+ * PEM skips the update. The hidden profile alone is never a target.
  *
  * @example
  * memory.inferPersonality(goldPersonalityScores(indexPlan(plan), userTurn));
  */
 export function goldPersonalityScores(index: PlanIndex, turn: Turn): BigFive {
-  const expresses = turn.slots.some((id) => index.slot(id)?.kind !== 'noise');
-  const p = index.personalityAt(turn.time);
-  const out = { ...p };
-  for (const trait of BIG_FIVE_TRAITS)
-    out[trait] = expresses ? Math.min(5, Math.max(1, Math.round(p[trait]))) : 3;
-  return out;
+  return personalityTargetFromText(turn.text, index.personalityAt(turn.time));
 }
 
 /** The preference and people state the dialogue has revealed so far (what core memory may hold). */

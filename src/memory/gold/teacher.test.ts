@@ -39,6 +39,14 @@ const habit = (sentence: string): ProceduralEntry => ({
   slotIds: [],
 });
 
+const big = (o: number, c: number, e: number, a: number, n: number) => ({
+  openness: o,
+  conscientiousness: c,
+  extraversion: e,
+  agreeableness: a,
+  neuroticism: n,
+});
+
 describe('askTeacher agreement', () => {
   it.each([
     ['semantic_write', { decision: true, content: 'x' }, { decision: true }, true],
@@ -76,6 +84,10 @@ describe('askTeacher agreement', () => {
       true,
     ],
     ['procedural_update', { entries: [] }, [habit('runs every morning')], false],
+    ['personality_inference', big(4, 3, 3, 3, 3), big(5, 3, 3, 3, 3), true],
+    // One step from the gold but on the other side of "no evidence": a reading the text does not show.
+    ['personality_inference', big(3, 3, 4, 3, 3), big(3, 3, 3, 3, 3), false],
+    ['personality_inference', big(3, 2, 3, 3, 3), big(3, 3, 3, 3, 3), false],
   ] as const)('%s: %j vs gold → agrees %s', async (task, answer, gold, agrees) => {
     const result = await askTeacher(context(answer), task, {}, gold);
     expect(result?.agrees).toBe(agrees);

@@ -47,11 +47,11 @@ export interface TeacherContext {
 
 /**
  * Asks the teacher role for one memory-task target and compares it with the gold target:
- * semantic writes agree on the decision, personality scores when no trait differs by more than
- * 1, tree ops when `scoreTreeOps` reaches `treeAgreement`, core memory on the name and the set of
- * preference clauses, episodes when they cover the same turns (±1 segment), procedural entries
- * when every sentence on each side has a token-F1 ≥ 0.5 match. Returns null when the call fails
- * (counted by the llm layer).
+ * semantic writes agree on the decision, personality scores when every trait is on the same side
+ * of 3 (no evidence) as the gold and at most 1 away, tree ops when `scoreTreeOps` reaches
+ * `treeAgreement`, core memory on the name and the set of preference clauses, episodes when they
+ * cover the same turns (±1 segment), procedural entries when every sentence on each side has a
+ * token-F1 ≥ 0.5 match. Returns null when the call fails (counted by the llm layer).
  *
  * @example
  * const teacher = await askTeacher(context, 'semantic_write', trace.input, gold);
@@ -96,7 +96,12 @@ export async function askTeacher(
     });
     if (!result.ok) return null;
     const value = result.value as BigFive;
-    const agrees = BIG_FIVE_TRAITS.every((trait) => Math.abs(value[trait] - (gold as BigFive)[trait]) <= 1);
+    // Same side of 3 on every trait (the gold reads the side the message shows), at most 1 apart.
+    const side = (score: number) => Math.sign(score - 3);
+    const agrees = BIG_FIVE_TRAITS.every((trait) => {
+      const expected = (gold as BigFive)[trait];
+      return Math.abs(value[trait] - expected) <= 1 && side(value[trait]) === side(expected);
+    });
     return { model, text: formatPersonalityScores(value), value, agrees };
   }
   if (task === 'core_update' || task === 'episodic_summary' || task === 'procedural_update') {

@@ -121,6 +121,7 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
       description.includes(concept.name) ? description : `${concept.name}, ${description}`,
       keywords,
     );
+    vars.caption = image?.caption ?? 'something I wanted to show you';
     text = GRAMMAR.pick(SLOT_TEMPLATES.concept!, vars, rng);
   } else if (slot.kind === 'image' && image !== undefined) {
     vars.kwCaption = withKeywords(image.caption, keywords);

@@ -83,7 +83,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'progress update - I am in the middle of trying to {kwGoal}',
   ],
   goal_achieved: [
-    'I did it - I managed to {kwGoal}, it is achieved!',
+    'I did it - I managed to {kwGoal}, it is achieved',
     'big news: I finally achieved it, I managed to {kwGoal}',
   ],
   goal_abandoned: [
@@ -105,7 +105,12 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'look at this, {kwCaption}',
     'sharing a picture from {timeRef} - {kwCaption}',
   ],
-  concept: ['meet {kwConcept}', 'this is {kwConcept} {timeRef}', 'a new picture of {kwConcept}'],
+  // A concept photo says what this photo shows (its caption), never a colour from another photo.
+  concept: [
+    'meet {kwConcept} - in this photo: {caption}',
+    'this is {kwConcept} {timeRef}, the photo shows {caption}',
+    'a new picture of {kwConcept}: {caption}',
+  ],
   imagePlain: [
     'here is a snapshot from {timeRef}, it is {caption}',
     'I took this {timeRef}: {caption}',
@@ -121,7 +126,7 @@ export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   ],
   exploratory: [
     'just browsing, but what is {explore} like, without committing to anything {dayRef}?',
-    'out of curiosity, how do people get into {explore} when they start {dayRef}?',
+    'quick question, how do people get into {explore} when they start {dayRef}?',
     'I saw an ad for {explore} {timeRef}; is it any good or just hype?',
   ],
   on_behalf: [
@@ -261,20 +266,36 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   ],
 };
 
-/** Style clauses conditioned on Big Five (high/low); prefixes attach with a comma, suffixes with a dash. */
+/**
+ * Style clauses conditioned on Big Five (high/low); prefixes attach with a comma, suffixes with a
+ * comma. Each phrase is a cue `readPersonalityEvidence` (src/memory/gold/personality-evidence.ts)
+ * reads as its trait and side, and no other user template holds one, so a personality-inference
+ * target built from the text says exactly what the message shows (tested in style-cues.test.ts).
+ */
 export const STYLE_CLAUSES = {
-  exclaimPrefix: ['oh wow', 'guess what', 'okay so', 'honestly', 'ha', 'yay', 'oh man'],
+  exclaimPrefix: [
+    'oh wow',
+    'guess what',
+    'yay',
+    'oh man',
+    'I have to tell everyone',
+    'I could chat about this all day',
+  ],
   worrySuffix: [
     'though I am a bit worried about {aspect}',
     'and I keep overthinking {aspect}',
     'which is stressing me out a little',
-    'and I hope that is okay',
+    'and I am worried I will get it wrong',
     'I am nervous it will go wrong {dayRef}',
     'and it is keeping me up at night',
   ],
-  bluntPrefix: ['just tell me straight', 'skip the fluff', 'be direct', 'no lectures please', 'short answer'],
+  bluntPrefix: ['just tell me straight', 'skip the fluff', 'no lectures please', 'do not waste my time'],
   politeSuffix: ['if you do not mind', 'thanks so much', 'no rush at all', 'I really appreciate it'],
-  curiousPrefix: ['I am curious', 'here is a thought', 'something new'],
-  plannerPrefix: ['I made a list already', 'to keep it organised', 'step by step'],
-  reservedPrefix: ['hm', 'well', 'so'],
+  curiousPrefix: ['I am curious', 'I love trying new things', 'I want to explore something new'],
+  plannerPrefix: ['I made a list already', 'to keep it organised', 'I like to plan ahead'],
+  reservedPrefix: [
+    'I will keep this short',
+    'I am keeping to myself lately, so briefly',
+    'not one for big chats, so briefly',
+  ],
 } as const;

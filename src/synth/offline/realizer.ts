@@ -68,7 +68,6 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
       const { view, session, state } = request;
       const plan = view.plan;
       const name = plan.enriched.coreMemory.human.name;
-      const style = styleFor(state.personality);
       const topics = session.topics;
       const perTopic = Math.max(1, Math.ceil(session.rounds / topics.length));
       return request.rounds.map((round) => {
@@ -84,7 +83,8 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           view,
           round,
           state,
-          style,
+          // The personality at this round, not at the chunk's start: a shift said in the chunk shows from then on.
+          style: styleFor(view.personalityAt(new Date(round.time).toISOString())),
           name,
           topic: speakableTopic(
             plan,

@@ -9,12 +9,15 @@ import { idsCheck } from './ids.js';
 import { imageRefsCheck } from './image-refs.js';
 import { m2aSessionsCheck } from './m2a-sessions.js';
 import { multipleChoiceCheck } from './multiple-choice.js';
+import { personalityEvidenceCheck } from './personality-evidence.js';
+import { photoDescriptionCheck } from './photo-description.js';
 import { qaEvidenceCheck } from './qa-evidence.js';
 import { sessionGapCheck } from './session-gap.js';
 import { slotExpressedCheck } from './slot-expressed.js';
 import { trainingRowsCheck } from './training-rows.js';
 import { trajectoryTagsCheck } from './trajectory-tags.js';
 import { treePathsCheck } from './tree-paths.js';
+import { visualDistractorsCheck } from './visual-distractors.js';
 import { vitabenchTasksCheck } from './vitabench-tasks.js';
 
 export { chronologyCheck } from './chronology.js';
@@ -27,12 +30,15 @@ export { idsCheck } from './ids.js';
 export { countImagePlaceholders, imageRefsCheck } from './image-refs.js';
 export { inspectM2aSample, type M2aInspection, m2aSessionsCheck } from './m2a-sessions.js';
 export { multipleChoiceCheck } from './multiple-choice.js';
+export { personalityEvidenceCheck, personalityTargetProblems } from './personality-evidence.js';
+export { photoDescriptionCheck, photoDescriptionProblems } from './photo-description.js';
 export { qaEvidenceCheck } from './qa-evidence.js';
 export { sessionGapCheck } from './session-gap.js';
 export { keywordCoverage, normaliseText, slotExpressedCheck } from './slot-expressed.js';
 export { trainingRowsCheck } from './training-rows.js';
 export { type ParsedStep, parseTrajectoryStep, trajectoryTagsCheck } from './trajectory-tags.js';
 export { pathInSchema, treePathsCheck } from './tree-paths.js';
+export { visualDistractorsCheck, visualQuestionProblems } from './visual-distractors.js';
 export { vitabenchTasksCheck } from './vitabench-tasks.js';
 
 /** Every rule check, in the order validation.json lists them. */
@@ -44,8 +50,11 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   qaEvidenceCheck,
   slotExpressedCheck,
   driftMeaningCheck,
+  personalityEvidenceCheck,
   multipleChoiceCheck,
   imageRefsCheck,
+  photoDescriptionCheck,
+  visualDistractorsCheck,
   trajectoryTagsCheck,
   trainingRowsCheck,
   futureInfoCheck,

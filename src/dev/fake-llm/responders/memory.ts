@@ -1,3 +1,5 @@
+import { readPersonalityEvidence } from '../../../memory/gold/personality-evidence.js';
+import { BIG_FIVE_TRAITS } from '../../../schemas/common.js';
 import type { FakeChatRequest } from '../server.js';
 import { contentWords, promptContent } from './text.js';
 
@@ -65,21 +67,20 @@ function semanticWrite(input: unknown): unknown {
   };
 }
 
-/** `personality_inference`: 3 = no evidence, moved by the cues the message shows. */
+/**
+ * `personality_inference`: 3 = no evidence; a trait the latest user message shows reads 4 (high)
+ * or 2 (low), as the shared cue reader sees it.
+ */
 function personality(input: unknown): unknown {
-  const text = latestText(input);
-  const clamp = (n: number) => Math.max(1, Math.min(5, n));
-  return {
-    openness: clamp(3 + (/\b(curious|new|try|explore|wonder)\b/i.test(text) ? 1 : 0)),
-    conscientiousness: clamp(3 + (/\b(plan|schedule|organi[sz]e|list|prepare)\b/i.test(text) ? 1 : 0)),
-    extraversion: clamp(3 + (/!/.test(text) ? 1 : 0) - (text.length < 40 ? 1 : 0)),
-    agreeableness: clamp(
-      3 +
-        (/\b(thanks|thank you|please)\b/i.test(text) ? 1 : 0) -
-        (/\b(now|hurry|just do)\b/i.test(text) ? 1 : 0),
-    ),
-    neuroticism: clamp(3 + (/\b(worr|anxious|nervous|afraid|stress)/i.test(text) ? 1 : 0)),
-  };
+  const turn = findObject(input, ['speaker', 'text']);
+  const text = typeof turn?.text === 'string' ? turn.text : latestText(input);
+  const evidence = readPersonalityEvidence(text);
+  return Object.fromEntries(
+    BIG_FIVE_TRAITS.map((trait) => {
+      const { reading } = evidence[trait];
+      return [trait, reading === 1 ? 4 : reading === -1 ? 2 : 3];
+    }),
+  );
 }
 
 /** `core_update`: the current core memory kept as it is (the fake adds nothing it cannot read). */
