@@ -117,6 +117,8 @@ export function createFidelityMeter() {
     mmeImage: 0,
     mmeWords: 0,
     imageTurns: 0,
+    corrections: 0,
+    correctionErrors: 0,
   };
   const openings = new Map<string, number>();
   let assistantTurns = 0;
@@ -143,6 +145,7 @@ export function createFidelityMeter() {
         if (bad) n.prefErrors++;
       }
     }
+    n.correctionErrors += failures.get('correction_scope')?.length ?? 0;
     const leaked = new Set((failures.get('gold_in_prompt') ?? []).map((f) => f.location));
     const asked = new Set<string>();
     for (const qa of plan.qa) {
@@ -186,6 +189,7 @@ export function createFidelityMeter() {
         if (PLAN_LABELS.some((label) => lower.includes(label))) n.labelLeaks++;
         if (turn.speaker === 'user') {
           n.userTurns++;
+          if (turn.noise === 'correction') n.corrections++;
           if (turn.text.includes(fullName)) n.selfNaming++;
         } else {
           assistantTurns++;
@@ -247,6 +251,12 @@ export function createFidelityMeter() {
         'turns that read out a plan label ("people in my life", "preferences:")',
         n.labelLeaks,
         n.turns,
+        0,
+      ),
+      correction_retractions: defect(
+        'noise corrections that retract a planned, held preference or correct no planted misstatement',
+        n.correctionErrors,
+        n.corrections,
         0,
       ),
       self_naming: defect(

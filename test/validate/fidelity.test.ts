@@ -75,6 +75,10 @@ describe('fidelity figures', () => {
       },
     ],
     [
+      'correction_retractions',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'correction_scope')!.apply(b[0]!, null),
+    ],
+    [
       'unanswerable_qa',
       (b: UserBundle[]) => {
         const qa = b[0]!.plan.qa.find((q) => q.evidenceSlotIds.length > 0)!;

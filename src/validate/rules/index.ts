@@ -1,5 +1,6 @@
 import type { RuleCheck } from '../types.js';
 import { chronologyCheck } from './chronology.js';
+import { correctionScopeCheck } from './correction-scope.js';
 import { dietCoherenceCheck } from './diet-coherence.js';
 import { driftMeaningCheck } from './drift-meaning.js';
 import { episodicCoverageCheck } from './episodic-coverage.js';
@@ -17,6 +18,7 @@ import { treePathsCheck } from './tree-paths.js';
 import { vitabenchTasksCheck } from './vitabench-tasks.js';
 
 export { chronologyCheck } from './chronology.js';
+export { correctionProblem, correctionScopeCheck } from './correction-scope.js';
 export { dietCoherenceCheck } from './diet-coherence.js';
 export { driftMeaningCheck } from './drift-meaning.js';
 export { episodicCoverageCheck } from './episodic-coverage.js';
@@ -42,6 +44,7 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   qaEvidenceCheck,
   slotExpressedCheck,
   driftMeaningCheck,
+  correctionScopeCheck,
   multipleChoiceCheck,
   imageRefsCheck,
   trajectoryTagsCheck,
