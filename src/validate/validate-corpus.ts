@@ -6,6 +6,7 @@ import { createFidelityMeter } from './fidelity.js';
 import { createJudgeRunner } from './judges/run-judges.js';
 import { RULE_CHECKS } from './rules/index.js';
 import { indexUser, type RuleCheck, type RuleFailure, type RuleOptions, type UserBundle } from './types.js';
+import { droppedQuestions, mergeUnits, type QuarantinedUnit, unitsForVerdict } from './units.js';
 
 export interface ValidateCorpusOptions {
   config: ValidateConfig;
@@ -65,6 +66,8 @@ export async function validateCorpus(
       traces: 0,
       usersWithMemory: 0,
       quarantinedUsers: 0,
+      quarantinedUnits: 0,
+      droppedQa: 0,
       ruleFailures: 0,
       judgeFailures: 0,
     },
@@ -90,6 +93,8 @@ export async function validateCorpus(
       duplicateDialogues: 0,
       examples: [],
     },
+    units: [],
+    droppedQa: [],
     quarantined: [],
     users: [],
   };
@@ -127,6 +132,7 @@ export async function validateCorpus(
     report.realizers[realizer] = (report.realizers[realizer] ?? 0) + 1;
     if (bundle.dialogue.offline) report.offline = true;
 
+    const units: QuarantinedUnit[] = [];
     const failuresByCheck = new Map<string, RuleFailure[]>();
     for (const check of checks) {
       const failures = check.run(index, ruleOptions);
@@ -165,7 +171,11 @@ export async function validateCorpus(
           reason: verdict.reason,
           score: verdict.score,
         });
-      if (config.judges.quarantine)
+      if (!config.judges.quarantine) continue;
+      // A defect inside one round or session removes that unit, not the user.
+      const found = unitsForVerdict(index, verdict, config, judges.mode === 'offline-heuristic');
+      if (found !== null) units.push(...found);
+      else
         failedChecks.set(
           `judge:${verdict.check}`,
           `${verdict.location}: ${verdict.reason} (score ${verdict.score.toFixed(2)})`,
@@ -202,6 +212,30 @@ export async function validateCorpus(
       }
     }
 
+    if (failedChecks.size === 0 && units.length > 0) {
+      const merged = mergeUnits(units);
+      units.length = 0;
+      units.push(...merged);
+      const dropped = droppedQuestions(index, units);
+      report.units!.push(...units);
+      report.droppedQa!.push(...dropped);
+      totals.quarantinedUnits! += units.length;
+      totals.droppedQa! += dropped.length;
+      for (const unit of units)
+        options.onQuarantine?.({
+          inputId: unit.id,
+          check: unit.check,
+          reason: `${unit.unit} quarantined, the rest of the user kept: ${unit.reason}`,
+          details: { userId, unit: unit.unit, turns: unit.turns },
+        });
+      for (const qa of dropped)
+        options.onQuarantine?.({
+          inputId: `${userId}:${qa.qaId}`,
+          check: 'evidence_quarantined',
+          reason: `question dropped: ${qa.reason}`,
+          details: { userId, unit: 'question' },
+        });
+    }
     if (failedChecks.size > 0) {
       totals.quarantinedUsers++;
       report.quarantined.push({
