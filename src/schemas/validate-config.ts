@@ -183,7 +183,7 @@ export const ValidationReport = z
           .object({
             description: z.string(),
             value: z.number(),
-            unit: z.enum(['%', 'words']),
+            unit: z.enum(['%', 'words', 'tokens']),
             target: z.number().nullable(),
             kind: z.enum(['max', 'about']),
             tolerance: z.number().nullable(),

@@ -3,6 +3,13 @@
  * it have the shapes and proportions of the published systems? Each figure is measured on the
  * run (not sampled) and, where a paper or real file gives one, set beside its published value.
  */
+import {
+  PERSONAMEM_32K_MEAN_TOKENS,
+  personaMemMessages,
+  personaMemTargets,
+  placeQuestions,
+} from '../export/eval/personamem-context.js';
+import { ExportConfig } from '../schemas/export-config.js';
 import { meaningProblems, slotExpectations } from '../synth/meaning.js';
 import { keywordCoverage } from './rules/slot-expressed.js';
 import type { RuleFailure, UserIndex } from './types.js';
@@ -11,7 +18,7 @@ export interface FidelityFigure {
   description: string;
   /** Measured on the run: a percentage unless `unit` says otherwise. */
   value: number;
-  unit: '%' | 'words';
+  unit: '%' | 'words' | 'tokens';
   /** Published or required value; null when there is none. */
   target: number | null;
   /** `max`: a defect rate that must not exceed the target; `about`: a proportion to match within tolerance. */
@@ -97,7 +104,10 @@ function about(
  *
  * @example const meter = createFidelityMeter(); meter.addUser(index, failures); meter.finish();
  */
-export function createFidelityMeter() {
+export function createFidelityMeter(options: { exportConfig?: ExportConfig } = {}) {
+  const exportConfig = options.exportConfig ?? ExportConfig.parse({});
+  let pmQuestions = 0;
+  let pmTokens = 0;
   const n = {
     driftSlots: 0,
     driftErrors: 0,
@@ -179,6 +189,22 @@ export function createFidelityMeter() {
       if (qa.family === 'locomo' && qa.locomoCategory != null)
         locomo.set(qa.locomoCategory, (locomo.get(qa.locomoCategory) ?? 0) + 1);
       if (qa.family === 'personamem') personaMem.set(qa.task, (personaMem.get(qa.task) ?? 0) + 1);
+    }
+    // PersonaMem context length as export builds it (the users whose questions it exports).
+    if (exportConfig.eval.splits.includes(plan.split)) {
+      const targets = personaMemTargets(index.bundle, exportConfig);
+      if (targets.length > 0) {
+        const target = exportConfig.eval.personamemContextTokens;
+        for (const placed of placeQuestions(
+          index.bundle,
+          personaMemMessages(index.bundle),
+          targets,
+          target,
+        )) {
+          pmQuestions++;
+          pmTokens += placed.tokens;
+        }
+      }
     }
     const fullName = plan.enriched.persona.name;
     for (const session of dialogue.sessions) {
@@ -297,6 +323,21 @@ export function createFidelityMeter() {
           locomoTotal,
           target,
         );
+    if (pmQuestions > 0) {
+      const target = exportConfig.eval.personamemContextTokens;
+      const mean = Math.round(pmTokens / pmQuestions);
+      figures.personamem_context_tokens = {
+        description: `mean PersonaMem context length in tokens, gpt-tokenizer (real 32k file: ${PERSONAMEM_32K_MEAN_TOKENS})`,
+        value: mean,
+        unit: 'tokens',
+        target,
+        kind: 'about',
+        tolerance: Math.round(target * 0.1),
+        count: pmTokens,
+        of: pmQuestions,
+        ok: Math.abs(mean - target) <= target * 0.1,
+      };
+    }
     const memTotal = [...personaMem.values()].reduce((a, b) => a + b, 0);
     for (const [task, target] of Object.entries(PUBLISHED.personaMemTypes))
       if (memTotal > 0)

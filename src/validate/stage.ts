@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { SystemsConfig } from '../export/systems/config.js';
 import { loadTreeSchema } from '../memory/tree/schema.js';
 import type { ReduceStage } from '../pipeline/types.js';
+import { ExportConfig } from '../schemas/export-config.js';
 import { PersonaTreeConfig } from '../schemas/memory-config.js';
 import { ValidateConfig } from '../schemas/validate-config.js';
 import { writeJson } from '../util/fs.js';
@@ -36,6 +37,7 @@ export const validateStage: ReduceStage = {
     );
     const report = await validateCorpus(users, {
       config,
+      exportConfig: ExportConfig.parse(ctx.config.export ?? {}),
       ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
       tree: { schema: loadTreeSchema(tree.schemaPath), maxExtensionDepth: tree.maxExtensionDepth },
       llm: ctx.llm,

@@ -1,5 +1,6 @@
 import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
+import type { ExportConfig } from '../schemas/export-config.js';
 import type { ValidateConfig, ValidationReport } from '../schemas/validate-config.js';
 import { createDeduplicator } from './dedup/dedup.js';
 import { createFidelityMeter } from './fidelity.js';
@@ -23,6 +24,8 @@ export interface ValidateCorpusOptions {
   tree?: RuleOptions['tree'];
   /** The VitaBench exporter's settings, when the pipeline exports VitaBench tasks. */
   vitabench?: RuleOptions['vitabench'];
+  /** The pipeline's export settings, for figures of the exported formats (PersonaMem context length). @default ExportConfig defaults */
+  exportConfig?: ExportConfig;
   signal?: AbortSignal;
 }
 
@@ -99,7 +102,9 @@ export async function validateCorpus(
     users: [],
   };
   const scoreSums = new Map<string, number>();
-  const fidelity = createFidelityMeter();
+  const fidelity = createFidelityMeter(
+    options.exportConfig === undefined ? {} : { exportConfig: options.exportConfig },
+  );
   let done = 0;
   for await (const bundle of users) {
     options.signal?.throwIfAborted();
@@ -146,6 +151,12 @@ export async function validateCorpus(
       for (const failure of failures) {
         if (entry.examples.length >= keep) break;
         entry.examples.push({ userId, location: failure.location, reason: failure.reason });
+      }
+      // A defect inside rounds the rule can name removes those rounds, not the user.
+      const found = check.units?.(index, failures) ?? null;
+      if (found !== null && found.length > 0) {
+        units.push(...found);
+        continue;
       }
       const first = failures[0]!;
       failedChecks.set(
@@ -212,8 +223,12 @@ export async function validateCorpus(
       }
     }
 
+    const merged = mergeUnits(units);
+    const removed = new Set(merged.flatMap((unit) => unit.turns)).size;
+    // Units that would remove every turn are the user's defect: the user goes.
+    if (merged.length > 0 && removed >= turns)
+      for (const unit of merged) failedChecks.set(unit.check, `${unit.id}: ${unit.reason}`);
     if (failedChecks.size === 0 && units.length > 0) {
-      const merged = mergeUnits(units);
       units.length = 0;
       units.push(...merged);
       const dropped = droppedQuestions(index, units);

@@ -6,8 +6,8 @@ import { DEFECTS } from './defects.js';
 import { buildFixtureCorpus } from './fixture.js';
 
 const config = ValidateConfig.parse({});
-/** Offline judge checks whose defects sit in one round: quarantined as that round (src/validate/units.ts). */
-const UNIT_CHECKS = new Set(['judge:coherence', 'judge:safety']);
+/** Checks whose defects sit in rounds they name: quarantined as those rounds (src/validate/units.ts). */
+const UNIT_CHECKS = new Set(['judge:coherence', 'judge:safety', 'correction_scope']);
 
 describe('validateCorpus', () => {
   it('reports 0 failures of any kind on a clean corpus', async () => {

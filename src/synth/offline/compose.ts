@@ -157,6 +157,8 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
 export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
   const pieces: Piece[] = [];
   const vars = baseVars(ctx);
+  // A slip round talks about its detail only: even a worried aside names the detail, never a topic.
+  if (ctx.slip != null && ctx.round.slots.length === 0) vars.aspect = ctx.slip.detail;
   for (const slot of ctx.round.slots) pieces.push(slotPiece(ctx, slot, rng));
   const slotImages = new Set(ctx.round.slots.map((slot) => slot.imageId));
   for (const imageId of ctx.round.images) {

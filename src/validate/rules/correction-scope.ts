@@ -2,6 +2,7 @@ import { slotTopic } from '../../qa/index.js';
 import type { Turn } from '../../schemas/dialogue.js';
 import type { Preference, UserPlan } from '../../schemas/plan.js';
 import type { RuleCheck, RuleFailure, UserIndex } from '../types.js';
+import type { QuarantinedUnit } from '../units.js';
 
 const escapeRegex = (text: string) => text.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const names = (text: string, phrase: string) =>
@@ -73,5 +74,28 @@ export const correctionScopeCheck: RuleCheck = {
       }
     });
     return failures;
+  },
+  // The correction and the misstatement it pairs with go together: nothing else of the user.
+  units(index, failures) {
+    const units: QuarantinedUnit[] = [];
+    for (const failure of failures) {
+      const located = index.turnsById.get(failure.location);
+      if (located === undefined) return null;
+      const session = index.bundle.dialogue.sessions[located.sessionIndex]!;
+      const planned = index.bundle.plan.sessions
+        .find((p) => p.index === session.index)
+        ?.noise.find((n) => n.round === located.turn.round);
+      const rounds = new Set([located.turn.round]);
+      if (planned?.corrects !== undefined) rounds.add(planned.corrects);
+      units.push({
+        userId: failure.userId,
+        unit: 'turn',
+        id: failure.location,
+        check: 'correction_scope',
+        reason: failure.reason,
+        turns: session.turns.filter((turn) => rounds.has(turn.round)).map((turn) => turn.id),
+      });
+    }
+    return units;
   },
 };
