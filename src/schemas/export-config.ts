@@ -100,6 +100,11 @@ export const ExportConfig = z
          * @default 24846 (the mean `context_length_in_tokens` of the real questions_32k.csv)
          */
         personamemContextTokens: z.number().int().min(1).default(24_846),
+        /**
+         * Read and ignored: PersonaMem token columns are now counted with gpt-tokenizer. Accepted so
+         * run directories whose manifest records it (runs before the count) still load.
+         */
+        charsPerToken: z.number().min(1).optional(),
       })
       .strict()
       .prefault({}),
