@@ -3,6 +3,7 @@
  * `check` names the validation check (rule name, `judge:<name>` or `dedup_*`) that must catch it.
  */
 import type { UserBundle } from '../../src/validate/types.js';
+import { CORRECTION_DEFECTS } from './correction-defects.js';
 
 export interface Defect {
   name: string;
@@ -15,47 +16,6 @@ const shift = (iso: string, minutes: number) => new Date(Date.parse(iso) + minut
 const session = (bundle: UserBundle, s: number) => bundle.dialogue.sessions[s]!;
 const turn = (bundle: UserBundle, s: number, t: number) => session(bundle, s).turns[t]!;
 const lastSnapshot = (bundle: UserBundle) => bundle.memory!.snapshots[bundle.memory!.snapshots.length - 1]!;
-
-/**
- * Plants a correction noise round on round 2 of session 0 (text `text`) while the plan holds a
- * ramen preference; with `slip`, round 1 is planted as the misstatement it corrects.
- */
-function plantCorrection(b: UserBundle, text: string, slip: boolean): void {
-  const first = turn(b, 0, 0);
-  b.plan.preferences.push({
-    id: 'pref-ramen',
-    category: 'food',
-    slot: 'ramen',
-    item: 'tonkotsu ramen',
-    polarity: 'like',
-    keywords: ['ramen'],
-    validFrom: first.time,
-    validUntil: null,
-    origin: 'initial',
-    condition: null,
-  });
-  const fix = turn(b, 0, 4);
-  const misstated = turn(b, 0, 2);
-  fix.text = text;
-  fix.noise = 'correction';
-  turn(b, 0, 5).noise = 'correction';
-  const noise = b.plan.sessions[0]!.noise;
-  noise.push({
-    round: fix.round,
-    kind: 'correction',
-    note: 'corrects the drop-off day',
-    corrects: misstated.round,
-  });
-  if (slip) {
-    misstated.text = 'Quick practical thing: please note the drop-off day as Tuesday.';
-    misstated.noise = 'misstatement';
-    noise.unshift({
-      round: misstated.round,
-      kind: 'misstatement',
-      note: 'gives the wrong drop-off day for a parcel',
-    });
-  }
-}
 
 /** Plans a drift on the fixture's first user turn and writes `text` as that turn (planted meaning defects). */
 function plantDrift(
@@ -241,18 +201,6 @@ export const DEFECTS: Defect[] = [
         'Lately I have gotten into iced coffee, because a friend introduced me to it.',
         'when I am travelling for work',
       ),
-  },
-  {
-    name: 'a correction that retracts a planned preference the plan still holds',
-    check: 'correction_scope',
-    apply: (b) =>
-      plantCorrection(b, 'Wait, scratch what I said about ramen - I meant the cheapest option.', true),
-  },
-  {
-    name: 'a correction with no misstatement to correct',
-    check: 'correction_scope',
-    apply: (b) =>
-      plantCorrection(b, 'Correction: I said Tuesday for the drop-off day, I meant Friday.', false),
   },
   {
     name: 'the answer written into the core memory the prompt shows',
@@ -453,4 +401,5 @@ export const DEFECTS: Defect[] = [
       });
     },
   },
+  ...CORRECTION_DEFECTS,
 ];
