@@ -154,7 +154,7 @@ ${table('rl')}
 ## Evaluation sets (\`eval/\`)
 
 - \`eval/persona-mme/Persona-MME.json\` + \`samples/<user>/user_data.json\`: ${summary.eval.personaMme.questions} questions over ${summary.eval.personaMme.users} users.
-- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions (token columns estimated as characters / ${options.config.eval.charsPerToken}).
+- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions; each sees a window of its user's sessions as close to ${options.config.eval.personamemContextTokens} tokens as the history allows (token columns counted with gpt-tokenizer, o200k).
 - \`eval/locomo.json\`: ${summary.eval.locomo.samples} conversations, ${summary.eval.locomo.questions} questions (LoCoMo shape).
 
 ## Use with ms-swift

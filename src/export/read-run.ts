@@ -5,6 +5,7 @@ import { type UserMemory, UserMemoryRecord } from '../schemas/memory.js';
 import { UserPlan } from '../schemas/plan.js';
 import { decodeUserMemoryRecord } from '../schemas/snapshot-codec.js';
 import { readLines } from '../util/read-lines.js';
+import { pruneBundle, readUnitDrops, type UserDrops } from './prune.js';
 
 /** One user's records as export reads them. */
 export interface ExportBundle {
@@ -23,15 +24,19 @@ export const EXPORT_INPUTS = {
 /**
  * Streams a run's users as bundles (files sorted by userId, joined like the runner's merge join),
  * skipping users listed in `exclude` (quarantined), users missing downstream and records failing
- * their schema (unless `trusted`: a second pass over files already checked). One user at a time.
+ * their schema (unless `trusted`: a second pass over files already checked), and leaving out the
+ * rounds, sessions and questions validate quarantined (`drops`, default: from validation.json).
+ * One user at a time.
  *
  * @example for await (const bundle of readExportBundles('out/q', new Set(['user-0003']))) …
  */
 export async function* readExportBundles(
   runDir: string,
   exclude: ReadonlySet<string> = new Set(),
-  options: { trusted?: boolean } = {},
+  options: { trusted?: boolean; drops?: ReadonlyMap<string, UserDrops> } = {},
 ): AsyncGenerator<ExportBundle> {
+  // Quarantined rounds and sessions of users otherwise kept, and the questions they carried.
+  const drops = options.drops ?? (await readUnitDrops(runDir));
   const memoryPath = join(runDir, EXPORT_INPUTS.memory);
   const dialogues = rawRecords(join(runDir, EXPORT_INPUTS.synth));
   const memories = existsSync(memoryPath) ? rawRecords(memoryPath) : null;
@@ -49,11 +54,14 @@ export async function* readExportBundles(
       const rawMemory = memory === null ? null : decodeUserMemoryRecord(JSON.parse(memory.line));
       if (options.trusted === true) {
         // A second pass over files already checked once: skip the schema work.
-        yield {
-          plan: JSON.parse(plan.line) as UserPlan,
-          dialogue: JSON.parse(dialogue.line) as UserDialogue,
-          memory: rawMemory as UserMemory | null,
-        };
+        yield pruneBundle(
+          {
+            plan: JSON.parse(plan.line) as UserPlan,
+            dialogue: JSON.parse(dialogue.line) as UserDialogue,
+            memory: rawMemory as UserMemory | null,
+          },
+          drops.get(userId),
+        );
         continue;
       }
       const parsedPlan = UserPlan.safeParse(JSON.parse(plan.line));
@@ -63,7 +71,10 @@ export async function* readExportBundles(
       const parsedMemory = rawMemory === null ? null : MemoryEnvelope.safeParse(rawMemory);
       if (!parsedPlan.success || !parsedDialogue.success || (parsedMemory !== null && !parsedMemory.success))
         continue;
-      yield { plan: parsedPlan.data, dialogue: parsedDialogue.data, memory: rawMemory as UserMemory | null };
+      yield pruneBundle(
+        { plan: parsedPlan.data, dialogue: parsedDialogue.data, memory: rawMemory as UserMemory | null },
+        drops.get(userId),
+      );
     }
   } finally {
     // Close the secondary files even when the driver ends first or the consumer stops early.

@@ -28,7 +28,8 @@ export interface EventCounts {
 
 export interface RoundRoles {
   imageRounds: RoundRef[];
-  noiseRounds: Array<RoundRef & { kind: NoiseKind }>;
+  /** Noise rounds in time order; a correction names the round of the misstatement it corrects. */
+  noiseRounds: Array<RoundRef & { kind: NoiseKind; corrects?: number }>;
   content: Array<RoundRef & { kind: ContentKind }>;
 }
 
@@ -40,6 +41,39 @@ export function multimodalCount(rng: Rng, settings: PlanSettings, total: number)
   const [min, max] = settings.multimodal.ratio;
   const drawn = Math.round(rng.float(min, max) * total);
   return Math.max(Math.ceil(min * total), Math.min(Math.floor(max * total), drawn));
+}
+
+/**
+ * Gives every correction a misstatement to correct (VitaBench's corrections fix a slip, e.g. a
+ * wrong date or address): the nearest earlier unpaired noise round of its session becomes the
+ * misstatement; with none before it, the nearest later one swaps places with it (the slip comes
+ * first). A correction with no other noise round in its session has nothing to correct and
+ * becomes an irrelevant aside. Draws nothing: the seeded streams stay as they were.
+ */
+export function plantMisstatements(noiseRounds: RoundRoles['noiseRounds']): void {
+  const paired = new Set<number>();
+  const free = (i: number, j: number) =>
+    noiseRounds[j]!.sessionIndex === noiseRounds[i]!.sessionIndex &&
+    !paired.has(j) &&
+    noiseRounds[j]!.kind !== 'correction' &&
+    noiseRounds[j]!.kind !== 'misstatement';
+  for (let i = 0; i < noiseRounds.length; i++) {
+    if (noiseRounds[i]!.kind !== 'correction' || paired.has(i)) continue;
+    let slip = -1;
+    for (let j = i - 1; j >= 0 && slip < 0; j--) if (free(i, j)) slip = j;
+    let fix = i;
+    if (slip < 0) {
+      for (let j = i + 1; j < noiseRounds.length && slip < 0; j++) if (free(i, j)) slip = j;
+      if (slip >= 0) [fix, slip] = [slip, i];
+    }
+    if (slip < 0) {
+      noiseRounds[i] = { ...noiseRounds[i]!, kind: 'irrelevant' };
+      continue;
+    }
+    noiseRounds[slip] = { ...noiseRounds[slip]!, kind: 'misstatement' };
+    noiseRounds[fix] = { ...noiseRounds[fix]!, kind: 'correction', corrects: noiseRounds[slip]!.round };
+    paired.add(slip).add(fix);
+  }
 }
 
 /**
@@ -62,7 +96,7 @@ export function allocateRounds(
     rounds.length - imageCount - 1,
   );
   const noiseSet = new Set(order.slice(imageCount, imageCount + Math.max(0, noiseCount)));
-  const kinds = Object.keys(settings.noise.kinds) as NoiseKind[];
+  const kinds = Object.keys(settings.noise.kinds) as Array<keyof typeof settings.noise.kinds>;
   const weights = kinds.map((kind) => settings.noise.kinds[kind]);
 
   const imageRounds: RoundRef[] = [];
@@ -74,6 +108,7 @@ export function allocateRounds(
       noiseRounds.push({ ...round, kind: kinds[rng.weightedIndex(weights)] ?? 'irrelevant' });
     else contentRounds.push(round);
   });
+  plantMisstatements(noiseRounds);
 
   const total = contentRounds.length;
   const drift = Math.min(counts.drift, Math.max(0, total - 1));

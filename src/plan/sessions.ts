@@ -1,7 +1,7 @@
 import type { EvidenceSlot, SessionPlan } from '../schemas/plan.js';
 import type { Rng } from '../util/rng.js';
 import type { RoundRoles } from './allocate.js';
-import { NOISE_NOTES, SMALL_TALK_TOPICS } from './catalogue/life-catalogue.js';
+import { NOISE_NOTES, SLIPS, SMALL_TALK_TOPICS } from './catalogue/life-catalogue.js';
 import { iso } from './statements.js';
 import type { SessionDraft } from './timeline.js';
 
@@ -22,9 +22,25 @@ export function assembleSessions(
   return drafts.map((draft) => {
     const inSession = bySession[draft.index] ?? [];
     const topics = [...new Set(inSession.map((slot) => slotTopic(slot)))];
-    const noise = roles.noiseRounds
+    const fixes = new Set<string>();
+    const noise: SessionPlan['noise'] = roles.noiseRounds
       .filter((round) => round.sessionIndex === draft.index)
-      .map((round) => ({ round: round.round, kind: round.kind, note: rng.pick(NOISE_NOTES[round.kind]) }));
+      .map((round) => {
+        if (round.kind === 'misstatement') return { round: round.round, kind: round.kind, note: '' };
+        if (round.kind !== 'correction')
+          return { round: round.round, kind: round.kind, note: rng.pick(NOISE_NOTES[round.kind]) };
+        // Two corrections in one session fix different details.
+        const fresh = SLIPS.filter((slip) => !fixes.has(slip.fix));
+        const note = rng.pick(fresh.length > 0 ? fresh : SLIPS).fix;
+        fixes.add(note);
+        return { round: round.round, kind: round.kind, note, corrects: round.corrects! };
+      });
+    // A misstatement's note is the slip its correction fixes.
+    for (const fix of noise) {
+      if (fix.corrects === undefined) continue;
+      const slip = noise.find((item) => item.round === fix.corrects);
+      if (slip !== undefined) slip.note = SLIPS.find((s) => s.fix === fix.note)?.slip ?? '';
+    }
     return {
       index: draft.index,
       start: iso(draft.start),

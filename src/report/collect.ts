@@ -194,9 +194,20 @@ export async function collectReportData(
     const records = text
       .split('\n')
       .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as { stage?: string; inputId?: string; reason?: string });
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            stage?: string;
+            inputId?: string;
+            reason?: string;
+            details?: { userId?: string; unit?: string };
+          },
+      );
     data.quarantined = records.length;
-    data.quarantinedUsers = new Set(records.map((r) => r.inputId)).size;
+    // A quarantined round, session or question names its user in `details`; the user is kept.
+    data.quarantinedUsers = new Set(
+      records.filter((r) => r.details?.unit === undefined).map((r) => r.inputId),
+    ).size;
     const counts = new Map<string, { stage: string; reason: string; count: number }>();
     for (const record of records) {
       const reason = String(record.reason ?? '').replace(/^user "[^"]*": /, '');

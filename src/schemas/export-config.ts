@@ -94,8 +94,17 @@ export const ExportConfig = z
         splits: z.array(z.enum(['train', 'test'])).default(['test']),
         /** Put every QA family into every format instead of each family into its own. @default false */
         allFamiliesInEachFormat: z.boolean().default(false),
-        /** Characters per token for PersonaMem's token columns (estimate, documented in the card). */
-        charsPerToken: z.number().min(1).default(4),
+        /**
+         * PersonaMem context length in tokens (gpt-tokenizer, as `persona-forge eval` counts): each
+         * question's window of the user's sessions comes as close to it as the history allows.
+         * @default 24846 (the mean `context_length_in_tokens` of the real questions_32k.csv)
+         */
+        personamemContextTokens: z.number().int().min(1).default(24_846),
+        /**
+         * Read and ignored: PersonaMem token columns are now counted with gpt-tokenizer. Accepted so
+         * run directories whose manifest records it (runs before the count) still load.
+         */
+        charsPerToken: z.number().min(1).optional(),
       })
       .strict()
       .prefault({}),

@@ -221,7 +221,8 @@ export const PlanConfig = (
  * Published-system presets (SPEC.md §1–4). Only what differs from the generic defaults.
  * - personavlm: 32k/128k test contexts, images on, > 15% multimodal, all 14 Persona-MME tasks.
  * - persona-tree: text only, PersonaMem-style questions (Inside Out evaluates on PersonaMem), with
- *   PersonaMem's several preference updates per user.
+ *   PersonaMem's several preference updates per user and test dialogues long enough for its 32k
+ *   contexts.
  * - m2a: 5–6 sessions of 5–15 rounds (≈ 25–90 rounds), 3–4 concepts × 2–3 images, LoCoMo mix 2:3:1:4.
  * - vitabench: 25–68 preferences, literal drift rates, ≈ 20% noise, text only, long horizons.
  */
@@ -234,6 +235,15 @@ export const PLAN_PROFILE_PRESETS: Record<PlanProfile, PlanConfig> = {
     // week, month, year), so a quarter of its questions can track a full preference evolution
     // and a sixth ask the reason of an update: every user gets several updates whatever the horizon.
     drift: { counts: 'lifecycle', perUserMeans: { add: 6, delete: 2, modify: 4 } },
+    // Test users are evaluated PersonaMem-style: the real 32k questions see 24,846 tokens of
+    // history on average. At the offline realizer's ~74 tokens per round, 380–440 rounds give
+    // 28–33k-token dialogues, from which export windows each question to that length.
+    contexts: {
+      '32k': { rounds: [20, 100] },
+      '128k': { rounds: [100, 500] },
+      'personamem-32k': { rounds: [380, 440] },
+    },
+    testContexts: ['personamem-32k'],
     qa: { personaMme: 0, personaMem: 14, locomo: 0 },
   },
   m2a: {

@@ -164,8 +164,32 @@ export const EvidenceSlot = z
   .strict();
 export type EvidenceSlot = z.infer<typeof EvidenceSlot>;
 
-export const NoiseKind = z.enum(['irrelevant', 'exploratory', 'on_behalf', 'impulse', 'correction']);
+/**
+ * Noise kinds. `misstatement` is never drawn on its own: each `correction` plants one earlier in
+ * its session (a request with one wrong practical detail), and the correction retracts that
+ * detail only, never a planned fact.
+ */
+export const NoiseKind = z.enum([
+  'irrelevant',
+  'exploratory',
+  'on_behalf',
+  'impulse',
+  'correction',
+  'misstatement',
+]);
 export type NoiseKind = z.infer<typeof NoiseKind>;
+
+/** A planned noise round; a `correction` names the round of the misstatement it corrects. */
+export const NoiseRound = z
+  .object({
+    round: z.number().int().min(0),
+    kind: NoiseKind,
+    note: z.string(),
+    /** Round (same session) of the misstatement a correction corrects. */
+    corrects: z.number().int().min(0).optional(),
+  })
+  .strict();
+export type NoiseRound = z.infer<typeof NoiseRound>;
 
 /** A planned session. A "round" is one user message and the assistant's reply. */
 export const SessionPlan = z
@@ -176,7 +200,7 @@ export const SessionPlan = z
     /** Minutes between consecutive rounds inside the session. */
     roundGapMinutes: z.number().min(0.1),
     topics: z.array(z.string()).min(1),
-    noise: z.array(z.object({ round: z.number().int().min(0), kind: NoiseKind, note: z.string() }).strict()),
+    noise: z.array(NoiseRound),
     /** Rounds whose user message carries an image (image id per round). */
     images: z.array(z.object({ round: z.number().int().min(0), imageId: z.string() }).strict()),
   })

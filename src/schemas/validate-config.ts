@@ -118,6 +118,10 @@ export const ValidationReport = z
         traces: z.number().int(),
         usersWithMemory: z.number().int(),
         quarantinedUsers: z.number().int(),
+        /** Rounds and sessions removed from users that are otherwise kept (absent in older runs). */
+        quarantinedUnits: z.number().int().optional(),
+        /** Questions left out because their evidence sat in a removed unit (absent in older runs). */
+        droppedQa: z.number().int().optional(),
         ruleFailures: z.number().int(),
         judgeFailures: z.number().int(),
       })
@@ -179,7 +183,7 @@ export const ValidationReport = z
           .object({
             description: z.string(),
             value: z.number(),
-            unit: z.enum(['%', 'words', 'images']),
+            unit: z.enum(['%', 'words', 'images', 'tokens']),
             target: z.number().nullable(),
             kind: z.enum(['max', 'about']),
             tolerance: z.number().nullable(),
@@ -189,6 +193,28 @@ export const ValidationReport = z
           })
           .strict(),
       )
+      .optional(),
+    /**
+     * Rounds (`turn`: a user turn and its reply) and sessions quarantined from users otherwise
+     * kept, with the turn ids each removes (export leaves them and their memory targets out).
+     */
+    units: z
+      .array(
+        z
+          .object({
+            userId: z.string(),
+            unit: z.enum(['turn', 'session']),
+            id: z.string(),
+            check: z.string(),
+            reason: z.string(),
+            turns: z.array(z.string()),
+          })
+          .strict(),
+      )
+      .optional(),
+    /** Questions whose evidence sat in a quarantined unit: dropped, never exported unanswerable. */
+    droppedQa: z
+      .array(z.object({ userId: z.string(), qaId: z.string(), reason: z.string() }).strict())
       .optional(),
     /** Every quarantined user with the checks that failed (export skips them). */
     quarantined: z.array(

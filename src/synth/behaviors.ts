@@ -181,6 +181,8 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     // toward the noise share, so the random draws below add only what is missing.
     let mirrored = 0;
     for (const noise of session.noise) {
+      // A misstatement is a spoken slip: its correction's cancelled order is the log's trace of the pair.
+      if (noise.kind === 'misstatement') continue;
       if (!rng.chance(config.mirrorPlannedNoise)) continue;
       const at = Math.floor(rng.float(from, until - 40 * 60_000) / 60_000) * 60_000;
       const likes = view

@@ -3,6 +3,7 @@ import type { ChatMessage, LlmClient } from '../llm/types.js';
 import type { BigFive } from '../schemas/common.js';
 import { createRng } from '../util/rng.js';
 import type { ChunkRequest, RealizedRound, Realizer } from './realizer.js';
+import { slipOf } from './slips.js';
 
 /** What the realizer model returns for one chunk (lenient: only the fields we read). */
 export const ChunkOutput = z.object({
@@ -51,7 +52,7 @@ const SYSTEM_PROMPT = [
   "Write every listed round: the user message in the user's own voice (their Big Five personality shapes tone and content), then a helpful, personalized assistant reply that uses what the assistant already knows about the user.",
   'When a round lists facts to express, the user message must state each fact naturally and contain every listed keyword verbatim.',
   'When a round has images, the user message contains exactly one "<image>" placeholder per image and talks about it; never put "<image>" in assistant replies.',
-  'Noise rounds are realistic distractions of the given kind (irrelevant question, exploratory browsing, request on behalf of someone else, short-lived impulse, correction of an earlier message).',
+  'Noise rounds are realistic distractions of the given kind (irrelevant question, exploratory browsing, request on behalf of someone else, short-lived impulse, a misstatement of one practical detail, or the correction of that misstatement). A correction fixes only the detail it names, never a preference or other fact the user holds.',
   'Never mention that this is synthetic. Return JSON {"turns": [{"round": n, "user": "...", "assistant": "..."}]} with one entry per round, in order.',
 ].join('\n');
 
@@ -92,7 +93,16 @@ export function buildChunkPrompt(request: ChunkRequest): ChatMessage[] {
       const image = view.plan.images.find((i) => i.id === imageId);
       parts.push(`image: ${image?.caption ?? imageId}`);
     }
-    if (round.noise !== null) parts.push(`noise: ${round.noise}`);
+    if (round.noise !== null) {
+      const slip = slipOf(view.plan, request.session.index, round.round);
+      const said =
+        slip === null
+          ? ''
+          : round.noise === 'misstatement'
+            ? ` (says ${slip.detail} is ${slip.wrong} by mistake)`
+            : ` (${slip.detail} is ${slip.right}, not ${slip.wrong} as said in round ${slip.slipRound})`;
+      parts.push(`noise: ${round.noise}${said}`);
+    }
     if (round.slots.length === 0 && round.noise === null && round.images.length === 0)
       parts.push('free chat on the topics');
     lines.push(`- ${parts.join('; ')}`);

@@ -3,7 +3,15 @@
  * it have the shapes and proportions of the published systems? Each figure is measured on the
  * run (not sampled) and, where a paper or real file gives one, set beside its published value.
  */
+
+import {
+  PERSONAMEM_32K_MEAN_TOKENS,
+  personaMemMessages,
+  personaMemTargets,
+  placeQuestions,
+} from '../export/eval/personamem-context.js';
 import { LOCOMO_TASKS, PERSONAMEM_TASKS, type TaskSpec, taskWeight } from '../qa/tasks.js';
+import { ExportConfig } from '../schemas/export-config.js';
 import { meaningProblems, slotExpectations } from '../synth/meaning.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
@@ -16,7 +24,7 @@ export interface FidelityFigure {
   description: string;
   /** Measured on the run: a percentage unless `unit` says otherwise. */
   value: number;
-  unit: '%' | 'words' | 'images';
+  unit: '%' | 'words' | 'images' | 'tokens';
   /** Published or required value; null when there is none. */
   target: number | null;
   /** `max`: a defect rate that must not exceed the target; `about`: a proportion to match within tolerance. */
@@ -115,6 +123,8 @@ export interface FidelityOptions {
    * 2:3:1:4 does). @default {} (the published mixes)
    */
   qaWeights?: Record<string, number>;
+  /** The pipeline's export settings, for figures of the exported formats (PersonaMem context length). @default ExportConfig defaults */
+  exportConfig?: ExportConfig;
 }
 
 /**
@@ -124,6 +134,9 @@ export interface FidelityOptions {
  */
 export function createFidelityMeter(options: FidelityOptions = {}) {
   const weights = options.qaWeights ?? {};
+  const exportConfig = options.exportConfig ?? ExportConfig.parse({});
+  let pmQuestions = 0;
+  let pmTokens = 0;
   const n = {
     driftSlots: 0,
     driftErrors: 0,
@@ -155,6 +168,8 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     photoContradictions: 0,
     visualQuestions: 0,
     visualAmbiguous: 0,
+    corrections: 0,
+    correctionErrors: 0,
   };
   const openings = new Map<string, number>();
   let assistantTurns = 0;
@@ -181,6 +196,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         if (bad) n.prefErrors++;
       }
     }
+    n.correctionErrors += failures.get('correction_scope')?.length ?? 0;
     const leaked = new Set((failures.get('gold_in_prompt') ?? []).map((f) => f.location));
     const asked = new Set<string>();
     for (const qa of plan.qa) {
@@ -235,6 +251,22 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
       n.visualQuestions++;
       if (visualQuestionProblems(index, qa).length > 0) n.visualAmbiguous++;
     }
+    // PersonaMem context length as export builds it (the users whose questions it exports).
+    if (exportConfig.eval.splits.includes(plan.split)) {
+      const targets = personaMemTargets(index.bundle, exportConfig);
+      if (targets.length > 0) {
+        const target = exportConfig.eval.personamemContextTokens;
+        for (const placed of placeQuestions(
+          index.bundle,
+          personaMemMessages(index.bundle),
+          targets,
+          target,
+        )) {
+          pmQuestions++;
+          pmTokens += placed.tokens;
+        }
+      }
+    }
     const fullName = plan.enriched.persona.name;
     for (const session of dialogue.sessions) {
       for (const turn of session.turns) {
@@ -245,6 +277,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         if (turn.speaker === 'user') {
           n.userTurns++;
           if (turn.images.length > 0) n.photoTurns++;
+          if (turn.noise === 'correction') n.corrections++;
           if (turn.text.includes(fullName)) n.selfNaming++;
         } else {
           assistantTurns++;
@@ -326,6 +359,12 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         n.visualQuestions,
         0,
       ),
+      correction_retractions: defect(
+        'noise corrections that retract a planned, held preference or correct no planted misstatement',
+        n.correctionErrors,
+        n.corrections,
+        0,
+      ),
       self_naming: defect(
         'user turns in which the user says their own full name',
         n.selfNaming,
@@ -379,6 +418,21 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         tolerance: target * 0.1,
         count: n.m2aImages,
         of: n.m2aConversations,
+        ok: Math.abs(mean - target) <= target * 0.1,
+      };
+    }
+    if (pmQuestions > 0) {
+      const target = exportConfig.eval.personamemContextTokens;
+      const mean = Math.round(pmTokens / pmQuestions);
+      figures.personamem_context_tokens = {
+        description: `mean PersonaMem context length in tokens, gpt-tokenizer (real 32k file: ${PERSONAMEM_32K_MEAN_TOKENS})`,
+        value: mean,
+        unit: 'tokens',
+        target,
+        kind: 'about',
+        tolerance: Math.round(target * 0.1),
+        count: pmTokens,
+        of: pmQuestions,
         ok: Math.abs(mean - target) <= target * 0.1,
       };
     }

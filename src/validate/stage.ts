@@ -53,6 +53,7 @@ export const validateStage: ReduceStage = {
     const report = await validateCorpus(users, {
       config,
       qaWeights: resolvePlanSettings((ctx.config.plan ?? {}) as PlanConfig).qa.weights,
+      exportConfig: ExportConfig.parse(ctx.config.export ?? {}),
       ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
       ...(m2a === undefined ? {} : { m2a }),
       tree: { schema: loadTreeSchema(tree.schemaPath), maxExtensionDepth: tree.maxExtensionDepth },

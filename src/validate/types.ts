@@ -5,6 +5,7 @@ import type { Turn, UserDialogue } from '../schemas/dialogue.js';
 import type { UserMemory } from '../schemas/memory.js';
 import type { UserPlan } from '../schemas/plan.js';
 import type { ValidateConfig } from '../schemas/validate-config.js';
+import type { QuarantinedUnit } from './units.js';
 
 /** Everything validation knows about one user: the plan (truth), the dialogue, and the memory records. */
 export interface UserBundle {
@@ -59,6 +60,11 @@ export interface RuleCheck {
   name: string;
   description: string;
   run(index: UserIndex, options: RuleOptions): RuleFailure[];
+  /**
+   * The rounds or sessions whose removal removes these failures (quarantined instead of the
+   * user), or null when the defect is the user's as a whole. Absent: the user goes.
+   */
+  units?(index: UserIndex, failures: readonly RuleFailure[]): QuarantinedUnit[] | null;
 }
 
 /**

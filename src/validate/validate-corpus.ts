@@ -1,12 +1,14 @@
 import type { M2aBuilder } from '../export/systems/m2a.js';
 import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
+import type { ExportConfig } from '../schemas/export-config.js';
 import type { ValidateConfig, ValidationReport } from '../schemas/validate-config.js';
 import { createDeduplicator } from './dedup/dedup.js';
 import { createFidelityMeter } from './fidelity.js';
 import { createJudgeRunner } from './judges/run-judges.js';
 import { RULE_CHECKS } from './rules/index.js';
 import { indexUser, type RuleCheck, type RuleFailure, type RuleOptions, type UserBundle } from './types.js';
+import { droppedQuestions, mergeUnits, type QuarantinedUnit, unitsForVerdict } from './units.js';
 
 export interface ValidateCorpusOptions {
   config: ValidateConfig;
@@ -30,6 +32,8 @@ export interface ValidateCorpusOptions {
    * the way export will, for the `m2a_sessions` rule and the fidelity figures.
    */
   m2a?: { builder: M2aBuilder; splits: readonly string[] };
+  /** The pipeline's export settings, for figures of the exported formats (PersonaMem context length). @default ExportConfig defaults */
+  exportConfig?: ExportConfig;
   signal?: AbortSignal;
 }
 
@@ -73,6 +77,8 @@ export async function validateCorpus(
       traces: 0,
       usersWithMemory: 0,
       quarantinedUsers: 0,
+      quarantinedUnits: 0,
+      droppedQa: 0,
       ruleFailures: 0,
       judgeFailures: 0,
     },
@@ -98,13 +104,16 @@ export async function validateCorpus(
       duplicateDialogues: 0,
       examples: [],
     },
+    units: [],
+    droppedQa: [],
     quarantined: [],
     users: [],
   };
   const scoreSums = new Map<string, number>();
-  const fidelity = createFidelityMeter(
-    options.qaWeights === undefined ? {} : { qaWeights: options.qaWeights },
-  );
+  const fidelity = createFidelityMeter({
+    ...(options.qaWeights === undefined ? {} : { qaWeights: options.qaWeights }),
+    ...(options.exportConfig === undefined ? {} : { exportConfig: options.exportConfig }),
+  });
   let done = 0;
   for await (const bundle of users) {
     options.signal?.throwIfAborted();
@@ -139,6 +148,7 @@ export async function validateCorpus(
     report.realizers[realizer] = (report.realizers[realizer] ?? 0) + 1;
     if (bundle.dialogue.offline) report.offline = true;
 
+    const units: QuarantinedUnit[] = [];
     const failuresByCheck = new Map<string, RuleFailure[]>();
     for (const check of checks) {
       const failures = check.run(index, ruleOptions);
@@ -152,6 +162,12 @@ export async function validateCorpus(
       for (const failure of failures) {
         if (entry.examples.length >= keep) break;
         entry.examples.push({ userId, location: failure.location, reason: failure.reason });
+      }
+      // A defect inside rounds the rule can name removes those rounds, not the user.
+      const found = check.units?.(index, failures) ?? null;
+      if (found !== null && found.length > 0) {
+        units.push(...found);
+        continue;
       }
       const first = failures[0]!;
       failedChecks.set(
@@ -177,7 +193,11 @@ export async function validateCorpus(
           reason: verdict.reason,
           score: verdict.score,
         });
-      if (config.judges.quarantine)
+      if (!config.judges.quarantine) continue;
+      // A defect inside one round or session removes that unit, not the user.
+      const found = unitsForVerdict(index, verdict, config, judges.mode === 'offline-heuristic');
+      if (found !== null) units.push(...found);
+      else
         failedChecks.set(
           `judge:${verdict.check}`,
           `${verdict.location}: ${verdict.reason} (score ${verdict.score.toFixed(2)})`,
@@ -214,6 +234,34 @@ export async function validateCorpus(
       }
     }
 
+    const merged = mergeUnits(units);
+    const removed = new Set(merged.flatMap((unit) => unit.turns)).size;
+    // Units that would remove every turn are the user's defect: the user goes.
+    if (merged.length > 0 && removed >= turns)
+      for (const unit of merged) failedChecks.set(unit.check, `${unit.id}: ${unit.reason}`);
+    if (failedChecks.size === 0 && units.length > 0) {
+      units.length = 0;
+      units.push(...merged);
+      const dropped = droppedQuestions(index, units);
+      report.units!.push(...units);
+      report.droppedQa!.push(...dropped);
+      totals.quarantinedUnits! += units.length;
+      totals.droppedQa! += dropped.length;
+      for (const unit of units)
+        options.onQuarantine?.({
+          inputId: unit.id,
+          check: unit.check,
+          reason: `${unit.unit} quarantined, the rest of the user kept: ${unit.reason}`,
+          details: { userId, unit: unit.unit, turns: unit.turns },
+        });
+      for (const qa of dropped)
+        options.onQuarantine?.({
+          inputId: `${userId}:${qa.qaId}`,
+          check: 'evidence_quarantined',
+          reason: `question dropped: ${qa.reason}`,
+          details: { userId, unit: 'question' },
+        });
+    }
     // Export leaves quarantined users out: only the others take a host record.
     if (m2a !== undefined && bundle.m2a !== undefined && failedChecks.size === 0) m2a.keep(bundle.m2a);
     if (failedChecks.size > 0) {

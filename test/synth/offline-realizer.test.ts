@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { SLIPS } from '../../src/plan/catalogue/life-catalogue.js';
 import { buildUserPlan } from '../../src/plan/index.js';
 import { UserDialogue } from '../../src/schemas/dialogue.js';
 import type { UserPlan } from '../../src/schemas/plan.js';
+import { ValidateConfig } from '../../src/schemas/validate-config.js';
 import { duplicateSentenceRate } from '../../src/synth/grammar.js';
 import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
+import { correctionScopeCheck } from '../../src/validate/rules/index.js';
+import { indexUser } from '../../src/validate/types.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
 import { makePlanFixture } from '../support/plan-fixture.js';
 
 const USERS = 20;
 const ROUNDS = 500;
 const images = fixtureImages();
+const ruleOptions = { config: ValidateConfig.parse({}), imageExists: () => true };
 // Real plans from the plan generator, stretched to 500 rounds per user (PersonaVLM's 128k upper bound).
 const planConfig = {
   contexts: { long: { rounds: [ROUNDS, ROUNDS] as [number, number] } },
@@ -78,6 +83,31 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
           if (turn.speaker === 'assistant') expect(turn.text).not.toContain('<image>');
       }
     }
+  });
+
+  it('corrects only a misstatement planted earlier in the session, never a planned preference', () => {
+    let corrections = 0;
+    for (const [i, dialogue] of dialogues.entries()) {
+      const plan = plans[i]!;
+      const index = indexUser({ plan, dialogue, memory: null });
+      expect(correctionScopeCheck.run(index, ruleOptions)).toEqual([]);
+      for (const session of plan.sessions) {
+        const turns = dialogue.sessions[session.index]!.turns;
+        for (const fix of session.noise.filter((n) => n.kind === 'correction')) {
+          corrections++;
+          const slip = session.noise.find((n) => n.round === fix.corrects);
+          expect(slip?.kind).toBe('misstatement');
+          expect(slip!.round).toBeLessThan(fix.round);
+          // Both turns talk about the same detail: the wrong value said, then set right.
+          const said = turns[2 * slip!.round]!.text;
+          const fixed = turns[2 * fix.round]!.text;
+          const wrong = SLIPS.map((s) => s.detail).find((detail) => said.includes(detail));
+          expect(wrong).toBeDefined();
+          expect(fixed).toContain(wrong!);
+        }
+      }
+    }
+    expect(corrections).toBeGreaterThan(50);
   });
 
   it('has the assistant use a preference only after the user expressed it, and never recommend a dislike', () => {

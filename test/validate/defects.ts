@@ -4,6 +4,7 @@
  */
 import type { M2aBuilt } from '../../src/export/systems/m2a.js';
 import type { UserBundle } from '../../src/validate/types.js';
+import { CORRECTION_DEFECTS } from './correction-defects.js';
 import { LABEL_DEFECTS } from './defects-labels.js';
 
 export interface Defect {
@@ -438,4 +439,5 @@ export const DEFECTS: Defect[] = [
       });
     },
   },
+  ...CORRECTION_DEFECTS,
 ];

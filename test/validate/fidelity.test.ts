@@ -88,6 +88,10 @@ describe('fidelity figures', () => {
       (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'visual_distractors')!.apply(b[0]!, null),
     ],
     [
+      'correction_retractions',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'correction_scope')!.apply(b[0]!, null),
+    ],
+    [
       'unanswerable_qa',
       (b: UserBundle[]) => {
         const qa = b[0]!.plan.qa.find((q) => q.evidenceSlotIds.length > 0)!;

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../../util/fs.js';
 import { sha256, stableStringify } from '../../util/hash.js';
 import type { ExportBundle } from '../read-run.js';
 import { optionLabel } from '../time-format.js';
-import { evidenceTurns, stripImagePlaceholders } from './common.js';
+import { personaMemMessages, personaMemTargets, placeQuestions } from './personamem-context.js';
 
 /** The columns of PersonaMem's `questions_*.csv`, in order (FORMATS.md §4). */
 export const PERSONAMEM_COLUMNS = [
@@ -52,9 +52,11 @@ export function pythonRepr(text: string): string {
 }
 
 /**
- * Writes `eval/personamem/questions.csv` and `shared_contexts.jsonl` (one `{id: messages}` line
- * per user: the persona as system message, then `User: …` / assistant turns). Token columns are
- * estimates: characters ÷ `charsPerToken`; blocks are sessions.
+ * Writes `eval/personamem/questions.csv` and `shared_contexts.jsonl`. Each question sees a window
+ * of the user's own sessions (blocks) ending where it is asked, as close to
+ * `eval.personamemContextTokens` as the history allows (`personamem-context.ts`); questions with
+ * the same window share one context `{id: messages}` (the persona as system message, then
+ * `User: …` / assistant turns). Token columns are counted with gpt-tokenizer.
  *
  * @example const writer = createPersonaMemWriter(dir, config); await writer.addUser(bundle); await writer.finish();
  */
@@ -70,57 +72,33 @@ export function questionUuid(userId: string, qaId: string): string {
 export function createPersonaMemWriter(dir: string, config: ExportConfig) {
   const rows: string[] = [PERSONAMEM_COLUMNS.join(',')];
   const contexts: string[] = [];
-  const tokens = (letters: number) => Math.ceil(letters / config.eval.charsPerToken);
   let personas = 0;
   return {
     addUser(bundle: ExportBundle): void {
-      const targets = bundle.plan.qa.filter(
-        (qa) =>
-          (config.eval.allFamiliesInEachFormat || qa.family === 'personamem') &&
-          qa.answerType === 'mc' &&
-          qa.correctIndex !== null,
-      );
+      const targets = personaMemTargets(bundle, config);
       if (targets.length === 0) return;
       const personaIndex = personas++;
-      const persona = bundle.plan.enriched.persona;
-      const messages: Array<{ role: string; content: string }> = [
-        {
-          role: 'system',
-          content: `Current user persona: Name: ${persona.name}. ${bundle.plan.enriched.roleDescription}`,
-        },
-      ];
-      const meta: Array<{ time: number; session: number; noise: boolean }> = [
-        { time: Number.NEGATIVE_INFINITY, session: -1, noise: false },
-      ];
-      const position = new Map<string, number>();
-      bundle.dialogue.sessions.forEach((session, s) => {
-        for (const turn of session.turns) {
-          position.set(turn.id, messages.length);
-          const text = stripImagePlaceholders(turn.text);
-          messages.push({ role: turn.speaker, content: turn.speaker === 'user' ? `User: ${text}` : text });
-          meta.push({ time: Date.parse(turn.time), session: s, noise: turn.noise !== null });
-        }
-      });
-      const id = sha256(stableStringify(messages));
-      contexts.push(JSON.stringify({ [id]: messages }));
-      for (const qa of targets) {
-        const asked = Date.parse(qa.questionTime);
-        let end = 0;
-        while (end < messages.length && meta[end]!.time < asked) end++;
-        let letters = 0;
-        let irrelevant = 0;
-        for (let i = 0; i < end; i++) {
-          letters += messages[i]!.content.length;
-          if (meta[i]!.noise) irrelevant += messages[i]!.content.length;
-        }
-        const refs = evidenceTurns(bundle, qa).map((found) => position.get(found.turn.id) ?? 0);
-        const ref = refs.length === 0 ? end : Math.max(...refs);
-        let distanceLetters = 0;
-        for (let i = ref; i < end; i++) distanceLetters += messages[i]!.content.length;
-        const lastSession = end === 0 ? -1 : meta[end - 1]!.session;
-        const refSession = ref < messages.length ? meta[ref]!.session : lastSession;
-        const contextTokens = tokens(letters);
-        const distanceTokens = tokens(distanceLetters);
+      const history = personaMemMessages(bundle);
+      const placed = placeQuestions(bundle, history, targets, config.eval.personamemContextTokens);
+      // One shared context per window start, up to the last question asked in it.
+      const ids = new Map<number, string>();
+      for (const start of [...new Set(placed.map((p) => p.start))].sort((a, b) => a - b)) {
+        const last = Math.max(...placed.filter((p) => p.start === start).map((p) => p.end));
+        const messages = [history[0]!, ...history.slice(start, last)].map(({ role, content }) => ({
+          role,
+          content,
+        }));
+        const id = sha256(stableStringify(messages));
+        ids.set(start, id);
+        contexts.push(JSON.stringify({ [id]: messages }));
+      }
+      for (const { qa, start, end, ref, tokens } of placed) {
+        const window = [history[0]!, ...history.slice(start, end)];
+        const letters = window.reduce((sum, m) => sum + m.content.length, 0);
+        const irrelevant = window.reduce((sum, m) => sum + (m.noise ? m.tokens : 0), 0);
+        const distanceTokens = history.slice(ref, end).reduce((sum, m) => sum + m.tokens, 0);
+        const lastSession = end <= 1 ? -1 : history[end - 1]!.session;
+        const refSession = ref < history.length ? history[ref]!.session : lastSession;
         const options = qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`);
         // The published kinds: an integer persona id and a UUID per question (deterministic here).
         const values: Array<string | number> = [
@@ -128,17 +106,18 @@ export function createPersonaMemWriter(dir: string, config: ExportConfig) {
           questionUuid(bundle.plan.userId, qa.id),
           qa.task,
           qa.group,
-          contextTokens,
+          tokens,
           letters,
           Math.max(0, lastSession - refSession),
           distanceTokens,
-          tokens(irrelevant),
-          `${contextTokens === 0 ? '0.00' : ((distanceTokens / contextTokens) * 100).toFixed(2)}%`,
+          irrelevant,
+          `${tokens === 0 ? '0.00' : ((distanceTokens / tokens) * 100).toFixed(2)}%`,
           qa.question,
           optionLabel(qa.correctIndex ?? 0),
           `[${options.map(pythonRepr).join(', ')}]`,
-          id,
-          end,
+          ids.get(start)!,
+          // Index in the shared context: the persona message, then the window's messages.
+          1 + end - start,
         ];
         rows.push(values.map(csvField).join(','));
       }

@@ -23,7 +23,8 @@ const NOISE_REASONS: Record<string, string> = {
   exploratory: 'The user is only exploring options; nothing is settled about their preferences.',
   on_behalf: 'The request is on behalf of someone else, so it says nothing about the user.',
   impulse: 'This is a one-off impulse, not a lasting preference.',
-  correction: 'The turn corrects or cancels a request; no new lasting information.',
+  correction: 'The turn corrects a detail the user misstated; no new lasting information.',
+  misstatement: 'The turn gives a practical detail the user corrects later; no lasting information.',
 };
 
 /**

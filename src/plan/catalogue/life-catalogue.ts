@@ -268,12 +268,53 @@ export const NOISE_NOTES: Record<NoiseKind, readonly string[]> = {
     'considers a spontaneous trip then drops it',
     'craves a snack on a whim',
   ],
-  correction: [
-    'cancels an order placed by mistake',
-    'corrects a wrong delivery address',
-    'changes a booking date',
-  ],
+  // A correction's note is the `fix` of one slip below; its misstatement's note is that slip.
+  correction: [],
+  misstatement: [],
 };
+
+/**
+ * Slips a correction fixes: a practical detail said wrong in a misstatement round and put right
+ * in its correction round (VitaBench's corrections of a wrong date, address or order). The
+ * detail is never a preference, so a correction never retracts a planned fact.
+ */
+export const SLIPS: ReadonlyArray<{
+  slip: string;
+  fix: string;
+  detail: string;
+  values: readonly string[];
+}> = [
+  {
+    slip: 'gives the wrong drop-off day for a parcel',
+    fix: 'corrects the drop-off day',
+    detail: 'the drop-off day',
+    values: ['Tuesday', 'Thursday', 'Friday', 'Monday'],
+  },
+  {
+    slip: 'gives the wrong pickup time for a repair',
+    fix: 'corrects the pickup time',
+    detail: 'the pickup time',
+    values: ['6 pm', '7 pm', '8 pm', 'half past five'],
+  },
+  {
+    slip: 'books for the wrong number of guests',
+    fix: 'corrects the number of guests',
+    detail: 'the number of guests',
+    values: ['three', 'four', 'five', 'six'],
+  },
+  {
+    slip: 'gives a wrong flat number for a parcel',
+    fix: 'corrects the flat number',
+    detail: 'the flat number',
+    values: ['12', '21', '14', '41'],
+  },
+  {
+    slip: 'gives the wrong date for an appointment',
+    fix: 'corrects the appointment date',
+    detail: 'the appointment date',
+    values: ['the 3rd', 'the 13th', 'the 23rd', 'the 30th'],
+  },
+];
 
 export const SMALL_TALK_TOPICS: readonly string[] = [
   'small talk',

@@ -3,6 +3,7 @@ import type { Rng } from '../../util/rng.js';
 import { createGrammar, type Grammar, sentence } from '../grammar.js';
 import type { PlanView } from '../plan-view.js';
 import type { ChunkRound, CompactState } from '../realizer.js';
+import type { Slip } from '../slips.js';
 import { BANKS, TEMPLATES } from './banks.js';
 import { factInFirstPerson, withoutOwnName } from './facts.js';
 import {
@@ -24,6 +25,8 @@ export interface RoundContext {
   topic: string;
   /** The user's first name, for personalized assistant turns. */
   name: string;
+  /** The detail a misstatement round says wrong and its correction round puts right. */
+  slip?: Slip | null;
 }
 
 const GRAMMAR: Grammar = createGrammar({ ...BANKS, ...NOISE_BANKS, ...STYLE_CLAUSES });
@@ -44,7 +47,22 @@ function finish(piece: Piece, punctuation: string): string {
 }
 
 function baseVars(ctx: RoundContext): Record<string, string> {
-  return { topic: ctx.topic, name: ctx.name };
+  const slip = ctx.slip;
+  return slip == null
+    ? { topic: ctx.topic, name: ctx.name }
+    : {
+        topic: ctx.topic,
+        name: ctx.name,
+        slipDetail: slip.detail,
+        slipWrong: slip.wrong,
+        slipRight: slip.right,
+      };
+}
+
+/** The noise kind whose templates a round uses: a slip round without its slip is an aside. */
+function noiseTemplateKind(ctx: RoundContext, noise: string): string {
+  const slipKind = noise === 'correction' || noise === 'misstatement';
+  return slipKind && ctx.slip == null ? 'irrelevant' : noise;
 }
 
 const cap = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
@@ -140,6 +158,8 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
 export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
   const pieces: Piece[] = [];
   const vars = baseVars(ctx);
+  // A slip round talks about its detail only: even a worried aside names the detail, never a topic.
+  if (ctx.slip != null && ctx.round.slots.length === 0) vars.aspect = ctx.slip.detail;
   for (const slot of ctx.round.slots) pieces.push(slotPiece(ctx, slot, rng));
   const slotImages = new Set(ctx.round.slots.map((slot) => slot.imageId));
   for (const imageId of ctx.round.images) {
@@ -153,7 +173,7 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
     });
   }
   if (ctx.round.noise !== null && ctx.round.slots.length === 0) {
-    const templates = NOISE_TEMPLATES[ctx.round.noise] ?? NOISE_TEMPLATES.irrelevant!;
+    const templates = NOISE_TEMPLATES[noiseTemplateKind(ctx, ctx.round.noise)] ?? NOISE_TEMPLATES.irrelevant!;
     const text = GRAMMAR.pick(templates, vars, rng);
     // A template ending in "?" is a question: the style suffix goes before the question mark.
     pieces.push({ text: text.replace(/\?$/, ''), keywords: [], question: text.endsWith('?') });
@@ -248,7 +268,8 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
     }
     out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[key]!, vars, rng)));
   } else if (ctx.round.noise !== null) {
-    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES.noise!, vars, rng)));
+    const kind = noiseTemplateKind(ctx, ctx.round.noise);
+    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[kind] ?? ASSISTANT_TEMPLATES.noise!, vars, rng)));
   } else if (ctx.round.images.length > 0) {
     const image = plan.images.find((i) => i.id === ctx.round.images[0]);
     out.push(

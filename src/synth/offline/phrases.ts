@@ -139,10 +139,16 @@ export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'out of nowhere I feel like getting {impulse}, it will pass',
     'weird urge {timeRef}: {impulse}, [ignore me|do not take it seriously|it will pass] if it sounds silly',
   ],
+  // A misstatement says one practical detail wrong; its correction puts only that detail right.
+  misstatement: [
+    'quick practical thing: please note {slipDetail} as {slipWrong}',
+    'before I forget, {slipDetail} is {slipWrong}, keep that in mind {dayRef}',
+    'one errand {timeRef}: put {slipDetail} down as {slipWrong}',
+  ],
   correction: [
-    'wait, scratch what I said about {topic} - I meant {aspect}, not the other thing',
-    'correction on {topic}: I mixed things up {timeRef}, I meant {aspect}',
-    'sorry, ignore my last message about {topic}; what I care about is {aspect}',
+    'wait, scratch that - {slipDetail} is {slipRight}, not {slipWrong}, I misspoke',
+    'correction: I said {slipWrong} for {slipDetail}, I meant {slipRight}',
+    'sorry, I mixed it up: {slipDetail} should be {slipRight}, not {slipWrong}',
   ],
 };
 
@@ -244,6 +250,14 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   concept: [
     '{react}, {concept} [again|in a new photo|once more]! [such a|what a] [sweet|lovely|fun] [photo|shot|picture]; {followUp}?',
     '{react}[, {name}|], so this is {concept} - thanks for showing me, I will remember {concept} when we talk about {topic} {dayRef}',
+  ],
+  misstatement: [
+    '{react}, noted: {slipDetail} is {slipWrong}',
+    '{react}[, {name}|] - {slipWrong} for {slipDetail}, got it',
+  ],
+  correction: [
+    '{react}, no problem - {slipDetail} is {slipRight}, not {slipWrong}; I have updated it',
+    '{react}[, {name}|], fixed: {slipRight} for {slipDetail} instead of {slipWrong}',
   ],
   noise: [
     '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - for {topic}, though, {adviceLead} {adviceAction}',

@@ -3,6 +3,7 @@ import type { UserPlan } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
 import { normaliseText } from '../../util/text.js';
 import type { ChunkRequest, RealizedRound, Realizer } from '../realizer.js';
+import { slipOf } from '../slips.js';
 import { composeAssistantTurn, composeUserTurn, type RoundContext } from './compose.js';
 import { styleFor } from './style.js';
 
@@ -90,6 +91,7 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
             plan,
             topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!,
           ),
+          slip: slipOf(plan, session.index, round.round),
         };
         const key = `${plan.userId}\u0000${session.index}\u0000${request.attempt}`;
         if (key !== sessionKey) {

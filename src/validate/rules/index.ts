@@ -1,5 +1,6 @@
 import type { RuleCheck } from '../types.js';
 import { chronologyCheck } from './chronology.js';
+import { correctionScopeCheck } from './correction-scope.js';
 import { dietCoherenceCheck } from './diet-coherence.js';
 import { driftMeaningCheck } from './drift-meaning.js';
 import { episodicCoverageCheck } from './episodic-coverage.js';
@@ -21,6 +22,7 @@ import { visualDistractorsCheck } from './visual-distractors.js';
 import { vitabenchTasksCheck } from './vitabench-tasks.js';
 
 export { chronologyCheck } from './chronology.js';
+export { correctionProblem, correctionScopeCheck } from './correction-scope.js';
 export { dietCoherenceCheck } from './diet-coherence.js';
 export { driftMeaningCheck } from './drift-meaning.js';
 export { episodicCoverageCheck } from './episodic-coverage.js';
@@ -51,6 +53,7 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   slotExpressedCheck,
   driftMeaningCheck,
   personalityEvidenceCheck,
+  correctionScopeCheck,
   multipleChoiceCheck,
   imageRefsCheck,
   photoDescriptionCheck,

@@ -81,6 +81,11 @@ const NOISE_LINES: Record<string, readonly string[]> = {
     'I just feel like doing something different this afternoon, only this once.',
     'Random impulse, I might grab something new on the way home.',
   ],
+  misstatement: [
+    'Quick errand: please note the pickup time as 7 pm.',
+    'Before I forget, the drop-off day for my parcel is Tuesday.',
+    'Put the number of guests down as four, please.',
+  ],
   correction: [
     'Sorry, I mistyped the time in my last message, I meant the evening.',
     'Small correction to what I wrote before: it was Tuesday, not Monday.',
