@@ -9,7 +9,7 @@
  *   beside the real 32k file's mean when `/work/shared/data` is present;
  * - `quarantine`: quarantine records by unit (user, session, turn), users kept whole or partly,
  *   dropped questions, and exported questions whose evidence turn is not in the exported context.
- * Run: `npx --no-install tsx bench/label-audit.ts <run-dir> [real questions_32k.csv]`.
+ * Run: `npx --no-install tsx bench/audit/labels.ts <run-dir> [real questions_32k.csv]`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import type { UserDialogue } from '../src/schemas/dialogue.js';
 import type { UserPlan } from '../src/schemas/plan.js';
 
 const runDir = process.argv[2];
-if (runDir === undefined) throw new Error('usage: tsx bench/label-audit.ts <run-dir> [questions_32k.csv]');
+if (runDir === undefined) throw new Error('usage: tsx bench/audit/labels.ts <run-dir> [questions_32k.csv]');
 const realFile = process.argv[3] ?? '/work/shared/data/personamem/questions_32k.csv';
 
 const jsonl = <T>(file: string): T[] =>
