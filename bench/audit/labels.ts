@@ -14,10 +14,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
-import { parseCsv } from '../src/eval/load.js';
-import { slotTopic } from '../src/qa/index.js';
-import type { UserDialogue } from '../src/schemas/dialogue.js';
-import type { UserPlan } from '../src/schemas/plan.js';
+import { parseCsv } from '../../src/eval/load.js';
+import { slotTopic } from '../../src/qa/index.js';
+import type { UserDialogue } from '../../src/schemas/dialogue.js';
+import type { UserPlan } from '../../src/schemas/plan.js';
 
 const runDir = process.argv[2];
 if (runDir === undefined) throw new Error('usage: tsx bench/audit/labels.ts <run-dir> [questions_32k.csv]');
