@@ -10,9 +10,17 @@ import {
   personaMemTargets,
   placeQuestions,
 } from '../export/eval/personamem-context.js';
-import { LOCOMO_TASKS, PERSONAMEM_TASKS, type TaskSpec, taskWeight } from '../qa/tasks.js';
+import { LOCOMO_TASKS, PERSONAMEM_TASKS, type TaskSpec } from '../qa/tasks.js';
 import { ExportConfig } from '../schemas/export-config.js';
 import { meaningProblems, slotExpectations } from '../synth/meaning.js';
+import {
+  about,
+  configuredShares,
+  defect,
+  type FidelityFigure,
+  meanFigure,
+  round1,
+} from './fidelity-figures.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
 import { photoDescriptionProblems } from './rules/photo-description.js';
@@ -20,22 +28,7 @@ import { keywordCoverage } from './rules/slot-expressed.js';
 import { visualQuestionProblems } from './rules/visual-distractors.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
-export interface FidelityFigure {
-  description: string;
-  /** Measured on the run: a percentage unless `unit` says otherwise. */
-  value: number;
-  unit: '%' | 'words' | 'images' | 'tokens';
-  /** Published or required value; null when there is none. */
-  target: number | null;
-  /** `max`: a defect rate that must not exceed the target; `about`: a proportion to match within tolerance. */
-  kind: 'max' | 'about';
-  /** Allowed distance for `about` figures (absolute, in the figure's unit). */
-  tolerance: number | null;
-  /** Numerator and denominator behind a percentage. */
-  count: number;
-  of: number;
-  ok: boolean | null;
-}
+export type { FidelityFigure } from './fidelity-figures.js';
 
 /** Persona-MME image-question share and question length (PersonaVLM §4), LoCoMo and PersonaMem mixes (real files). */
 const PUBLISHED = {
@@ -77,44 +70,6 @@ function stateSaid(index: UserIndex, qa: UserIndex['bundle']['plan']['qa'][numbe
   if (qa.answer.startsWith('We have')) return texts.some((text) => cue.test(text));
   return cue.test(texts.at(-1) ?? '');
 }
-
-const pct = (count: number, of: number) => (of === 0 ? 0 : Math.round((count / of) * 1000) / 10);
-
-function defect(description: string, count: number, of: number, target: number): FidelityFigure {
-  const value = pct(count, of);
-  return {
-    description,
-    value,
-    unit: '%',
-    target,
-    kind: 'max',
-    tolerance: null,
-    count,
-    of,
-    ok: value <= target,
-  };
-}
-
-function about(
-  description: string,
-  count: number,
-  of: number,
-  target: number,
-  tolerance = 3,
-): FidelityFigure {
-  const value = pct(count, of);
-  const ok = of === 0 ? null : Math.abs(value - target) <= Math.max(tolerance, target * 0.1);
-  return { description, value, unit: '%', target, kind: 'about', tolerance, count, of, ok };
-}
-
-/** Each task's share (%) of its family under the pipeline's `plan.qa.weights`. */
-function configuredShares(tasks: readonly TaskSpec[], weights: Record<string, number>): Map<string, number> {
-  const w = tasks.map((task) => taskWeight(task, weights));
-  const total = w.reduce((a, b) => a + b, 0);
-  return new Map(tasks.map((task, i) => [task.task, total === 0 ? 0 : ((w[i] ?? 0) / total) * 100]));
-}
-
-const round1 = (value: number) => Math.round(value * 10) / 10;
 
 export interface FidelityOptions {
   /**
@@ -380,19 +335,13 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         n.mme,
         PUBLISHED.personaMmeImageShare,
       );
-      const words = Math.round((n.mmeWords / n.mme) * 10) / 10;
-      const target = PUBLISHED.personaMmeQuestionWords;
-      figures.persona_mme_question_words = {
-        description: 'mean Persona-MME question length in words (paper: 22.7)',
-        value: words,
-        unit: 'words',
-        target,
-        kind: 'about',
-        tolerance: target * 0.1,
-        count: n.mmeWords,
-        of: n.mme,
-        ok: Math.abs(words - target) <= target * 0.1,
-      };
+      figures.persona_mme_question_words = meanFigure(
+        'mean Persona-MME question length in words (paper: 22.7)',
+        n.mmeWords,
+        n.mme,
+        PUBLISHED.personaMmeQuestionWords,
+        'words',
+      );
     }
     if (n.m2aConversations > 0) {
       figures.m2a_duplicate_concept_turns = defect(
@@ -407,34 +356,23 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         n.m2aSessionRefs,
         0,
       );
-      const mean = Math.round((n.m2aImages / n.m2aConversations) * 10) / 10;
-      const target = PUBLISHED.m2aImagesPerConversation;
-      figures.m2a_images_per_conversation = {
-        description: 'M²A images injected per merged conversation (paper: 214 over 10 = 21.4)',
-        value: mean,
-        unit: 'images',
-        target,
-        kind: 'about',
-        tolerance: target * 0.1,
-        count: n.m2aImages,
-        of: n.m2aConversations,
-        ok: Math.abs(mean - target) <= target * 0.1,
-      };
+      figures.m2a_images_per_conversation = meanFigure(
+        'M²A images injected per merged conversation (paper: 214 over 10 = 21.4)',
+        n.m2aImages,
+        n.m2aConversations,
+        PUBLISHED.m2aImagesPerConversation,
+        'images',
+      );
     }
     if (pmQuestions > 0) {
-      const target = exportConfig.eval.personamemContextTokens;
-      const mean = Math.round(pmTokens / pmQuestions);
-      figures.personamem_context_tokens = {
-        description: `mean PersonaMem context length in tokens, gpt-tokenizer (real 32k file: ${PERSONAMEM_32K_MEAN_TOKENS})`,
-        value: mean,
-        unit: 'tokens',
-        target,
-        kind: 'about',
-        tolerance: Math.round(target * 0.1),
-        count: pmTokens,
-        of: pmQuestions,
-        ok: Math.abs(mean - target) <= target * 0.1,
-      };
+      figures.personamem_context_tokens = meanFigure(
+        `mean PersonaMem context length in tokens, gpt-tokenizer (real 32k file: ${PERSONAMEM_32K_MEAN_TOKENS})`,
+        pmTokens,
+        pmQuestions,
+        exportConfig.eval.personamemContextTokens,
+        'tokens',
+        0,
+      );
     }
     const mixFigures = (
       family: string,
