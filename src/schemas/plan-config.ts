@@ -263,7 +263,14 @@ export const PLAN_PROFILE_PRESETS: Record<PlanProfile, PlanConfig> = {
     preferences: { initial: [25, 68] },
     drift: { timeScale: 1, counts: 'lifecycle' },
     horizonDays: { train: [30, 90], test: [90, 365] },
-    testContexts: ['128k'],
+    // Long test histories: its PersonaMem-style questions see 32k-file contexts (24,846 tokens on
+    // average), which 100–500 rounds asked mid-history fell short of (16k).
+    contexts: {
+      '32k': { rounds: [20, 100] },
+      '128k': { rounds: [100, 500] },
+      'personamem-32k': { rounds: [380, 440] },
+    },
+    testContexts: ['personamem-32k'],
     qa: { personaMme: 7, personaMem: 7, locomo: 0 },
   },
 };
