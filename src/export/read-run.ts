@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserDialogue } from '../schemas/dialogue.js';
 import { type UserMemory, UserMemoryRecord } from '../schemas/memory.js';
+import { decodeUserMemoryRecord } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
-import { decodeUserMemoryRecord } from '../schemas/snapshot-codec.js';
 import { readLines } from '../util/read-lines.js';
 
 /** One user's records as export reads them. */

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { buildFixtureUser } from '../../test/validate/fixture.js';
 import type { MemorySnapshot } from './memory.js';
 import { UserMemory } from './memory.js';
+import { decodeUserMemoryRecord } from './memory-record-codec.js';
 import {
   decodeShared,
   decodeSnapshots,
-  decodeUserMemoryRecord,
   encodeShared,
+  encodeSharedMemoryRecord,
   encodeSnapshots,
-  encodeUserMemoryRecord,
   withDecodedSnapshots,
 } from './snapshot-codec.js';
 
@@ -59,7 +59,8 @@ describe('memory records with shared subtrees (shared-v1)', () => {
       ReturnType<typeof buildFixtureUser>['memory']
     >;
     const full = JSON.parse(JSON.stringify(record));
-    const stored = JSON.parse(JSON.stringify(encodeUserMemoryRecord(full)));
+    // Runs written before packed-v1 hold this form: it is still read.
+    const stored = JSON.parse(JSON.stringify(encodeSharedMemoryRecord(full)));
     expect(Object.keys(stored)).toEqual(['schemaVersion', 'userId', 'offline', 'stats', 'shared']);
     expect(JSON.stringify(decodeUserMemoryRecord(stored))).toBe(JSON.stringify(full));
     const turn = {

@@ -275,10 +275,11 @@ export function decodeShared(encoded: SharedEncoded): unknown {
 const SHARED_FIELDS = ['snapshots', 'traces', 'tree', 'trajectories'] as const;
 
 /**
- * A memory record in its storage form: snapshots as deltas, then the bulky fields with shared
- * subtrees under `shared`. `decodeUserMemoryRecord` undoes it.
+ * A memory record in the `shared-v1` storage form (written by earlier versions, still read):
+ * snapshots as deltas, then the bulky fields with shared subtrees under `shared`.
+ * `decodeSharedMemoryRecord` undoes it; memory-record-codec.ts picks the decoder.
  */
-export function encodeUserMemoryRecord<T extends { snapshots: MemorySnapshot[] }>(
+export function encodeSharedMemoryRecord<T extends { snapshots: MemorySnapshot[] }>(
   record: T,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = { ...record, snapshots: encodeSnapshots(record.snapshots) };
@@ -292,8 +293,8 @@ export function encodeUserMemoryRecord<T extends { snapshots: MemorySnapshot[] }
   return out;
 }
 
-/** Any stored memory record (full, delta snapshots, or shared) → the full record. */
-export function decodeUserMemoryRecord<T extends Record<string, unknown>>(record: T): T {
+/** A `shared-v1` (or delta-v1, or full) record → the full record. */
+export function decodeSharedMemoryRecord<T extends Record<string, unknown>>(record: T): T {
   let out: Record<string, unknown> = record;
   if (isSharedEncoded(record.shared)) {
     const { shared, ...rest } = record;
