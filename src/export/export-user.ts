@@ -3,7 +3,6 @@ import type { UserMemory } from '../schemas/memory.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import type { UserPlan } from '../schemas/plan.js';
 import { sha256 } from '../util/hash.js';
-import { writeParquetFromJsonl } from './parquet.js';
 import { type ExportLines, parseExportLines } from './read-run.js';
 import { rowShapeProblems } from './row-shape.js';
 import { type RowSource, rlCandidateList, sftCandidateList } from './samples.js';
@@ -151,8 +150,7 @@ function pick(row: object, columns: readonly string[]): Record<string, unknown> 
 export type ExportJob =
   | { kind: 'scan'; lines: ExportLines }
   | { kind: 'keep'; ids: string[] }
-  | { kind: 'rows'; lines: ExportLines }
-  | { kind: 'parquet'; jsonl: string; parquet: string; columns: readonly string[] };
+  | { kind: 'rows'; lines: ExportLines };
 
 export interface ExportJobData {
   config: unknown;
@@ -161,12 +159,8 @@ export interface ExportJobData {
 
 let workerKeep: ReadonlySet<string> = new Set();
 
-/** The worker-thread handler (src/util/thread-pool.ts): `scanUser`, `renderKeptRows`, a Parquet conversion. */
-export async function exportUserJob(
-  job: ExportJob,
-  data: ExportJobData,
-): Promise<UserScan | UserRows | number | null> {
-  if (job.kind === 'parquet') return writeParquetFromJsonl(job.jsonl, job.parquet, job.columns);
+/** The worker-thread handler (src/util/thread-pool.ts) running `scanUser` and `renderKeptRows`. */
+export function exportUserJob(job: ExportJob, data: ExportJobData): UserScan | UserRows | null {
   // The main thread's parsed configuration (structured-cloned): nothing to parse again.
   const config = data.config as ExportConfig;
   if (job.kind === 'keep') {

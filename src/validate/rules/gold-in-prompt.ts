@@ -4,6 +4,14 @@ import type { RuleCheck, RuleFailure } from '../types.js';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The profile's lines in lower case, for the last profile asked (the questions of a user share a few). */
+let lastProfile: { text: string; lines: string[] } | null = null;
+function profileLines(profile: string): string[] {
+  if (lastProfile?.text !== profile)
+    lastProfile = { text: profile, lines: profile.toLowerCase().split('\n') };
+  return lastProfile.lines;
+}
+
 /**
  * True when a line of the profile states the answer: as a whole phrase (word boundaries), and for
  * answers of one or two words ("Colleague", "In progress") only beside the question's subject
@@ -15,13 +23,10 @@ export function leaks(profile: string, answer: string, subject: readonly string[
   const words = subject
     .map((word) => word.toLowerCase())
     .filter((word) => word.length > 2 && !answer.includes(word));
-  return profile
-    .toLowerCase()
-    .split('\n')
-    .some(
-      (line) =>
-        phrase.test(line) && (!short || words.length === 0 || words.some((word) => line.includes(word))),
-    );
+  return profileLines(profile).some(
+    (line) =>
+      phrase.test(line) && (!short || words.length === 0 || words.some((word) => line.includes(word))),
+  );
 }
 
 /**
