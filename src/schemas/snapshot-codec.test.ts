@@ -43,6 +43,17 @@ describe('memory snapshots as deltas (delta-v1)', () => {
     expect(encoded.deltas[0]?.semantic).toMatchObject({ remove: ['s2'], order: ['s3', 's1', 's4'] });
   });
 
+  it('records an entry whose keys only changed order, so decoding gives the later key order', () => {
+    const [first] = snapshotsOf();
+    const base = first as MemorySnapshot;
+    const entry = { ...(base.semantic[0] ?? ({} as never)), id: 's1', content: 'a' };
+    const reordered = Object.fromEntries(Object.entries(entry).reverse()) as typeof entry;
+    const later = { ...base, time: '2024-02-01T00:00:00.000Z', semantic: [reordered] };
+    const encoded = encodeSnapshots([{ ...base, semantic: [entry] }, later]);
+    expect(encoded.deltas[0]?.semantic?.put).toHaveLength(1);
+    expect(JSON.stringify(decodeSnapshots(encoded)[1])).toBe(JSON.stringify(later));
+  });
+
   it('UserMemory parses both the delta form and full snapshots to the same record', () => {
     const record = buildFixtureUser('user-0001').memory as NonNullable<
       ReturnType<typeof buildFixtureUser>['memory']
