@@ -38,4 +38,14 @@ describe('createThreadPool', () => {
       await pool.close();
     }
   }, 30_000);
+
+  it('fails the jobs of a worker that ends, and every later job sent to it', async () => {
+    const pool = createThreadPool({ size: 1, module: job, exportName: 'poolJob', data: { prefix: '' } });
+    try {
+      await expect(pool.run({ exit: 3 })).rejects.toThrow(/worker thread exited with code 3/);
+      await expect(pool.run({ value: 1 })).rejects.toThrow(/exited with code 3/);
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
 });

@@ -47,7 +47,9 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
         : { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } }),
     }),
     busy: 0,
+    dead: null as Error | null,
   }));
+  let closing = false;
   const pending = new Map<
     number,
     { resolve: (value: unknown) => void; reject: (error: Error) => void; slot: (typeof slots)[number] }
@@ -62,15 +64,22 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
       if (reply.ok) job.resolve(reply.value);
       else job.reject(new PersonaForgeError('STAGE_FAILED', `worker thread: ${reply.error.message}`));
     });
-    slot.worker.on('error', (error) => {
+    // A worker that fails or ends (out of memory, a crash) fails its jobs and takes no more.
+    const fail = (error: Error) => {
+      slot.dead = error;
       for (const [id, job] of pending) {
         if (job.slot !== slot) continue;
         pending.delete(id);
         job.reject(error);
       }
+    };
+    slot.worker.on('error', fail);
+    slot.worker.on('exit', (code) => {
+      if (!closing) fail(new PersonaForgeError('STAGE_FAILED', `worker thread exited with code ${code}`));
     });
   }
   const send = (slot: (typeof slots)[number], message: unknown) => {
+    if (slot.dead !== null) return Promise.reject(slot.dead);
     const id = nextId++;
     slot.busy++;
     return new Promise<unknown>((resolve, reject) => {
@@ -110,6 +119,7 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
       }
     },
     async close() {
+      closing = true;
       await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },
   };

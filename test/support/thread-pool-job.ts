@@ -1,11 +1,13 @@
-/** A thread-pool handler for src/util/thread-pool.test.ts: waits, echoes, remembers, fails on request. */
+/** A thread-pool handler for src/util/thread-pool.test.ts: waits, echoes, remembers, fails or exits on request. */
 let remembered: unknown = null;
 
 export async function poolJob(
-  message: { wait?: number; value?: unknown; remember?: unknown; fail?: string },
+  message: { wait?: number; value?: unknown; remember?: unknown; fail?: string; exit?: number },
   data: { prefix: string },
 ): Promise<unknown> {
   if (message.fail !== undefined) throw new Error(message.fail);
+  // In a worker thread, process.exit ends the thread (as a crash would), not the process.
+  if (message.exit !== undefined) process.exit(message.exit);
   if (message.remember !== undefined) {
     remembered = message.remember;
     return null;
