@@ -3,7 +3,8 @@
  * binary in a child process; per stage its wall time, CPU time and peak RSS (sampled from
  * /proc/<pid>, Linux), then bytes per user of every output file. Issue goals: ≤ 60 s wall,
  * peak RSS ≤ 1 GB, memory output ≤ 150 MB, export ≥ 5,000 samples/s end to end.
- * Run: npx --no-install tsx bench/e2e.ts [pipeline.yaml]
+ * Run: npx --no-install tsx bench/e2e.ts [pipeline.yaml] [--keep <dir>]
+ * (`--keep`: run into <dir> and leave it there, e.g. to compare two versions' files by sha256).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -13,8 +14,12 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const repo = resolve(import.meta.dirname, '..');
-const pipeline = process.argv[2] ?? join(repo, 'pipelines/personavlm.yaml');
-const out = await mkdtemp(join(tmpdir(), 'pf-bench-e2e-'));
+const args = process.argv.slice(2);
+const keepAt = args.indexOf('--keep');
+const keep = keepAt === -1 ? null : resolve(args[keepAt + 1] ?? '');
+if (keepAt !== -1) args.splice(keepAt, 2);
+const pipeline = args[0] ?? join(repo, 'pipelines/personavlm.yaml');
+const out = keep ?? (await mkdtemp(join(tmpdir(), 'pf-bench-e2e-')));
 const ticks = 100; // USER_HZ on Linux
 
 const cpuSeconds = (pid: number) => {
@@ -107,5 +112,5 @@ try {
     }),
   );
 } finally {
-  await rm(out, { recursive: true, force: true });
+  if (keep === null) await rm(out, { recursive: true, force: true });
 }

@@ -23,6 +23,11 @@ export async function openJsonlWriter(path: string) {
       count++;
       if (!stream.write(`${JSON.stringify(row)}\n`)) await once(stream, 'drain');
     },
+    /** Appends a row already serialized (one line of JSON, no newline). */
+    async writeLine(json: string): Promise<void> {
+      count++;
+      if (!stream.write(`${json}\n`)) await once(stream, 'drain');
+    },
     async close(): Promise<number> {
       try {
         stream.end();

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserDialogue } from '../schemas/dialogue.js';
 import { type UserMemory, UserMemoryRecord } from '../schemas/memory.js';
+import { PACKED_FIELDS, type PackedField } from '../schemas/memory-pack.js';
+import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
-import { decodeUserMemoryRecord } from '../schemas/snapshot-codec.js';
 import { readLines } from '../util/read-lines.js';
 import { pruneBundle, readUnitDrops, type UserDrops } from './prune.js';
 
@@ -21,20 +22,29 @@ export const EXPORT_INPUTS = {
   memory: 'memory/memory.jsonl',
 } as const;
 
+/** One user's stored lines (plan, dialogue, memory), not yet parsed. */
+export interface ExportLines {
+  userId: string;
+  plan: string;
+  dialogue: string;
+  /** Null when the run has no memory file. */
+  memory: string | null;
+  /** Rounds, sessions and questions validate quarantined while keeping the user (left out when parsed). */
+  drops?: UserDrops;
+}
+
 /**
- * Streams a run's users as bundles (files sorted by userId, joined like the runner's merge join),
- * skipping users listed in `exclude` (quarantined), users missing downstream and records failing
- * their schema (unless `trusted`: a second pass over files already checked), and leaving out the
- * rounds, sessions and questions validate quarantined (`drops`, default: from validation.json).
- * One user at a time.
+ * Streams a run's users as their raw lines (files sorted by userId, joined like the runner's
+ * merge join), skipping users listed in `exclude` (quarantined) and users missing downstream.
+ * Nothing is parsed but each line's `userId`. One user at a time.
  *
- * @example for await (const bundle of readExportBundles('out/q', new Set(['user-0003']))) …
+ * @example for await (const lines of readExportLines('out/q')) console.log(lines.userId);
  */
-export async function* readExportBundles(
+export async function* readExportLines(
   runDir: string,
   exclude: ReadonlySet<string> = new Set(),
-  options: { trusted?: boolean; drops?: ReadonlyMap<string, UserDrops> } = {},
-): AsyncGenerator<ExportBundle> {
+  options: { drops?: ReadonlyMap<string, UserDrops> } = {},
+): AsyncGenerator<ExportLines> {
   // Quarantined rounds and sessions of users otherwise kept, and the questions they carried.
   const drops = options.drops ?? (await readUnitDrops(runDir));
   const memoryPath = join(runDir, EXPORT_INPUTS.memory);
@@ -47,40 +57,83 @@ export async function* readExportBundles(
       const userId = plan.userId;
       while (dialogue !== null && dialogue.userId < userId) dialogue = await pull(dialogues);
       while (memories !== null && memory !== null && memory.userId < userId) memory = await pull(memories);
-      // Lines are parsed only for users that are exported: quarantined users cost a regex, not a parse.
+      // Quarantined users cost a regex, not a parse.
       if (exclude.has(userId) || dialogue?.userId !== userId) continue;
       if (memories !== null && memory?.userId !== userId) continue;
-      // Snapshots stored as deltas are rebuilt here: export reads them in full.
-      const rawMemory = memory === null ? null : decodeUserMemoryRecord(JSON.parse(memory.line));
-      if (options.trusted === true) {
-        // A second pass over files already checked once: skip the schema work.
-        yield pruneBundle(
-          {
-            plan: JSON.parse(plan.line) as UserPlan,
-            dialogue: JSON.parse(dialogue.line) as UserDialogue,
-            memory: rawMemory as UserMemory | null,
-          },
-          drops.get(userId),
-        );
-        continue;
-      }
-      const parsedPlan = UserPlan.safeParse(JSON.parse(plan.line));
-      const parsedDialogue = UserDialogue.safeParse(JSON.parse(dialogue.line));
-      // Memory records are large and were schema-checked by the memory stage when written (and by
-      // validate): only their envelope is checked here.
-      const parsedMemory = rawMemory === null ? null : MemoryEnvelope.safeParse(rawMemory);
-      if (!parsedPlan.success || !parsedDialogue.success || (parsedMemory !== null && !parsedMemory.success))
-        continue;
-      yield pruneBundle(
-        { plan: parsedPlan.data, dialogue: parsedDialogue.data, memory: rawMemory as UserMemory | null },
-        drops.get(userId),
-      );
+      const userDrops = drops.get(userId);
+      yield {
+        userId,
+        plan: plan.line,
+        dialogue: dialogue.line,
+        memory: memory?.line ?? null,
+        ...(userDrops === undefined ? {} : { drops: userDrops }),
+      };
     }
   } finally {
     // Close the secondary files even when the driver ends first or the consumer stops early.
     await dialogues.return(undefined);
     await memories?.return(undefined);
   }
+}
+
+/**
+ * Streams a run's users as bundles (see `readExportLines`), skipping records failing their
+ * schema (unless `trusted`: a second pass over files already checked) and leaving out the rounds,
+ * sessions and questions validate quarantined. One user at a time.
+ *
+ * @example for await (const bundle of readExportBundles('out/q', new Set(['user-0003']))) …
+ */
+export async function* readExportBundles(
+  runDir: string,
+  exclude: ReadonlySet<string> = new Set(),
+  options: { trusted?: boolean; drops?: ReadonlyMap<string, UserDrops> } = {},
+): AsyncGenerator<ExportBundle> {
+  for await (const lines of readExportLines(
+    runDir,
+    exclude,
+    options.drops === undefined ? {} : { drops: options.drops },
+  )) {
+    const bundle = parseExportLines(lines, options);
+    if (bundle !== null) yield bundle;
+  }
+}
+
+/**
+ * One user's lines → its bundle, or null when a record fails its schema. `trusted` skips the
+ * schema work (files already checked once). Memory records were schema-checked by the memory
+ * stage when written (and by validate): only their envelope is checked, and only `fields` of a
+ * packed record are decoded (export never reads the PersonaTree versions).
+ */
+export function parseExportLines(
+  lines: ExportLines,
+  options: { trusted?: boolean; memoryFields?: readonly PackedField[] } = {},
+): ExportBundle | null {
+  const rawMemory =
+    lines.memory === null
+      ? null
+      : decodeUserMemoryFields(
+          JSON.parse(lines.memory) as Record<string, unknown>,
+          options.memoryFields ?? PACKED_FIELDS,
+        );
+  if (options.trusted === true) {
+    return pruneBundle(
+      {
+        plan: JSON.parse(lines.plan) as UserPlan,
+        dialogue: JSON.parse(lines.dialogue) as UserDialogue,
+        memory: rawMemory as UserMemory | null,
+      },
+      lines.drops,
+    );
+  }
+  const parsedPlan = UserPlan.safeParse(JSON.parse(lines.plan));
+  const parsedDialogue = UserDialogue.safeParse(JSON.parse(lines.dialogue));
+  const parsedMemory = rawMemory === null ? null : MemoryEnvelope.safeParse(rawMemory);
+  if (!parsedPlan.success || !parsedDialogue.success || (parsedMemory !== null && !parsedMemory.success))
+    return null;
+  return pruneBundle(
+    { plan: parsedPlan.data, dialogue: parsedDialogue.data, memory: rawMemory as UserMemory | null },
+    lines.drops,
+  );
 }
 
 /** The fields export relies on being present before it trusts a memory record. */

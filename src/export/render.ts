@@ -25,6 +25,12 @@ const isTurnList = (value: unknown): value is TurnLike[] => Array.isArray(value)
 const IMAGE_TAG = '<image>';
 
 /**
+ * A turn's rendered line, by turn object: a decoded memory record quotes each turn as one
+ * object in every trace that shows it (records are never mutated), so each is rendered once.
+ */
+const turnLines = new WeakMap<object, string>();
+
+/**
  * Renders a memory-trace input as readable sections: turns (a list, or a single turn such as the
  * one being written to memory) as `[time] #i speaker: text` lines with one `<image>` per image at
  * the start, collected into `images`; other fields as JSON. A literal `<image>` anywhere else is
@@ -41,10 +47,15 @@ export function renderTraceInput(
   const line = (turn: TurnLike) => {
     const ids = turn.images ?? [];
     for (const id of ids) images.push(imagePath(id));
-    const text = (turn.text ?? '').replaceAll(IMAGE_TAG, '').trim();
-    const time = turn.time === undefined ? '' : `[${formatMinute(turn.time)}] `;
-    const index = turn.index === undefined ? '' : `#${turn.index} `;
-    return `${time}${index}${turn.speaker}: ${IMAGE_TAG.repeat(ids.length)}${text}`;
+    let rendered = turnLines.get(turn);
+    if (rendered === undefined) {
+      const text = (turn.text ?? '').replaceAll(IMAGE_TAG, '').trim();
+      const time = turn.time === undefined ? '' : `[${formatMinute(turn.time)}] `;
+      const index = turn.index === undefined ? '' : `#${turn.index} `;
+      rendered = `${time}${index}${turn.speaker}: ${IMAGE_TAG.repeat(ids.length)}${text}`;
+      turnLines.set(turn, rendered);
+    }
+    return rendered;
   };
   for (const key of Object.keys(input).sort()) {
     const value = input[key];
@@ -61,6 +72,18 @@ export function renderTraceInput(
 /** The user's state at question time as the reasoning prompt shows it (core memory and personality). */
 export function renderProfile(snapshot: MemorySnapshot | null): string {
   if (snapshot === null) return 'No profile yet.';
+  let profile = profiles.get(snapshot);
+  if (profile === undefined) {
+    profile = profileText(snapshot);
+    profiles.set(snapshot, profile);
+  }
+  return profile;
+}
+
+/** Rendered once per snapshot object: every question between two sessions shows the same one. */
+const profiles = new WeakMap<object, string>();
+
+function profileText(snapshot: MemorySnapshot): string {
   const human = Object.entries(snapshot.core.human).map(([key, value]) => `${key}: ${value}`);
   const persona = Object.entries(snapshot.core.persona).map(([key, value]) => `${key}: ${value}`);
   const traits = Object.entries(snapshot.personality.p).map(
@@ -76,7 +99,16 @@ export function renderProfile(snapshot: MemorySnapshot | null): string {
 /** The last snapshot taken at or before `iso` (memory never sees the future), else null. */
 export function snapshotAt(snapshots: readonly MemorySnapshot[], iso: string): MemorySnapshot | null {
   const time = Date.parse(iso);
+  let times = snapshotTimes.get(snapshots);
+  if (times === undefined || times.length !== snapshots.length) {
+    times = snapshots.map((snapshot) => Date.parse(snapshot.time));
+    snapshotTimes.set(snapshots, times);
+  }
   let found: MemorySnapshot | null = null;
-  for (const snapshot of snapshots) if (Date.parse(snapshot.time) <= time) found = snapshot;
+  for (let i = 0; i < snapshots.length; i++)
+    if ((times[i] as number) <= time) found = snapshots[i] as MemorySnapshot;
   return found;
 }
+
+/** Parsed snapshot times per list (a record's list is asked once per question). */
+const snapshotTimes = new WeakMap<readonly MemorySnapshot[], number[]>();

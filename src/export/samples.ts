@@ -35,7 +35,38 @@ export interface RlRow {
   memory_snapshot: string;
 }
 
-const slotIndex = new WeakMap<object, { byId: Map<string, EvidenceSlot>; byRef: Map<string, number> }>();
+/** What rows are made from: the plan and the memory record (never the dialogue). */
+export type RowSource = Pick<ExportBundle, 'plan' | 'memory'>;
+
+interface SlotIndex {
+  byId: Map<string, EvidenceSlot>;
+  byRef: Map<string, number>;
+  /** Per slot, in plan order: its time (epoch ms) and its statement in lower case. */
+  times: number[];
+  statements: string[];
+}
+
+const slotIndex = new WeakMap<object, SlotIndex>();
+
+function indexSlots(plan: Pick<UserPlan, 'slots'>): SlotIndex {
+  let index = slotIndex.get(plan);
+  if (index === undefined) {
+    const byRef = new Map<string, number>();
+    for (const slot of plan.slots) {
+      const time = Date.parse(slot.time);
+      byRef.set(slot.refId, Math.min(byRef.get(slot.refId) ?? time, time));
+      if (slot.imageId !== null) byRef.set(slot.imageId, Math.min(byRef.get(slot.imageId) ?? time, time));
+    }
+    index = {
+      byId: new Map(plan.slots.map((slot) => [slot.id, slot])),
+      byRef,
+      times: plan.slots.map((slot) => Date.parse(slot.time)),
+      statements: plan.slots.map((slot) => slot.statement.toLowerCase()),
+    };
+    slotIndex.set(plan, index);
+  }
+  return index;
+}
 
 /**
  * When the memory state a question's system prompt shows is taken: just before the first time
@@ -45,17 +76,7 @@ const slotIndex = new WeakMap<object, { byId: Map<string, EvidenceSlot>; byRef: 
  * Without evidence, the question time.
  */
 export function promptSnapshotTime(plan: Pick<UserPlan, 'slots'>, qa: QaTarget): string {
-  let index = slotIndex.get(plan);
-  if (index === undefined) {
-    const byRef = new Map<string, number>();
-    for (const slot of plan.slots) {
-      const time = Date.parse(slot.time);
-      byRef.set(slot.refId, Math.min(byRef.get(slot.refId) ?? time, time));
-      if (slot.imageId !== null) byRef.set(slot.imageId, Math.min(byRef.get(slot.imageId) ?? time, time));
-    }
-    index = { byId: new Map(plan.slots.map((slot) => [slot.id, slot])), byRef };
-    slotIndex.set(plan, index);
-  }
+  const index = indexSlots(plan);
   let earliest = Number.POSITIVE_INFINITY;
   for (const id of qa.evidenceSlotIds) {
     const slot = index.byId.get(id);
@@ -66,15 +87,15 @@ export function promptSnapshotTime(plan: Pick<UserPlan, 'slots'>, qa: QaTarget):
   if (!Number.isFinite(earliest)) return qa.questionTime;
   const answer = qa.answer.toLowerCase().replace(/^(likes|dislikes) /, '');
   if (qa.answerType !== 'binary' && answer.length >= 4) {
-    for (const slot of plan.slots) {
-      const time = Date.parse(slot.time);
-      if (time < earliest && slot.statement.toLowerCase().includes(answer)) earliest = time;
+    for (let i = 0; i < index.times.length; i++) {
+      const time = index.times[i] as number;
+      if (time < earliest && (index.statements[i] as string).includes(answer)) earliest = time;
     }
   }
   return new Date(Math.min(earliest - 1, Date.parse(qa.questionTime))).toISOString();
 }
 
-function questionMessages(bundle: ExportBundle, qa: QaTarget, open = false): Message[] {
+function questionMessages(bundle: RowSource, qa: QaTarget, open = false): Message[] {
   const snapshot =
     bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, promptSnapshotTime(bundle.plan, qa));
   const options =
@@ -88,12 +109,30 @@ function questionMessages(bundle: ExportBundle, qa: QaTarget, open = false): Mes
 }
 
 /**
+ * One candidate row, named before it is built: `id` and `task` are known without rendering, so
+ * a pass that keeps only some rows builds only those (`build` renders the row; `shape` only what
+ * `rowShapeProblems` reads).
+ */
+export interface Candidate<T> {
+  id: string;
+  task: T extends { task: infer K } ? K : never;
+  build(): T;
+  /** The row's messages and images (what `rowShapeProblems` checks), without the other columns. */
+  shape(): { messages: Message[]; images: string[] };
+}
+
+/**
  * Every SFT candidate of one user, in a fixed order: reasoning trajectories (retrieval results as
  * `user` or `tool` turns), then the memory-task traces in record order.
  *
  * @example for (const row of sftCandidates(bundle, config)) console.log(row.task);
  */
-export function* sftCandidates(bundle: ExportBundle, config: ExportConfig): Generator<SftRow> {
+export function* sftCandidates(bundle: RowSource, config: ExportConfig): Generator<SftRow> {
+  for (const candidate of sftCandidateList(bundle, config)) yield candidate.build();
+}
+
+/** `sftCandidates` as unbuilt candidates (same ids, tasks and order). */
+export function* sftCandidateList(bundle: RowSource, config: ExportConfig): Generator<Candidate<SftRow>> {
   const userId = bundle.plan.userId;
   const memory = bundle.memory;
   if (memory === null) return;
@@ -101,35 +140,43 @@ export function* sftCandidates(bundle: ExportBundle, config: ExportConfig): Gene
   for (const trajectory of memory.trajectories) {
     const qa = qaById.get(trajectory.qaId);
     if (qa === undefined) continue;
-    const messages = questionMessages(bundle, qa);
-    trajectory.messages.forEach((content, i) => {
-      messages.push({ role: 'assistant', content });
-      const step = trajectory.steps[i];
-      if (i < trajectory.messages.length - 1 && step?.retrieve != null) {
-        const block = step.retrievedBlock ?? '(no matching memory)';
-        // The memory stage may already wrap its block (formatMemoryBlock); wrap only bare text.
-        const content = block.trimStart().startsWith('<memory>') ? block : `<memory>\n${block}\n</memory>`;
-        messages.push({ role: config.sft.retrievalRole, content });
-      }
-    });
-    yield { id: `${userId}:reasoning:${qa.id}`, user_id: userId, task: 'reasoning', messages, images: [] };
+    const id = `${userId}:reasoning:${qa.id}`;
+    const build = (): SftRow => {
+      const messages = questionMessages(bundle, qa);
+      trajectory.messages.forEach((content, i) => {
+        messages.push({ role: 'assistant', content });
+        const step = trajectory.steps[i];
+        if (i < trajectory.messages.length - 1 && step?.retrieve != null) {
+          const block = step.retrievedBlock ?? '(no matching memory)';
+          // The memory stage may already wrap its block (formatMemoryBlock); wrap only bare text.
+          const content = block.trimStart().startsWith('<memory>') ? block : `<memory>\n${block}\n</memory>`;
+          messages.push({ role: config.sft.retrievalRole, content });
+        }
+      });
+      return { id, user_id: userId, task: 'reasoning', messages, images: [] };
+    };
+    yield { id, task: 'reasoning', build, shape: build };
   }
   const imagePath = imagePathFor(bundle, config);
   for (const trace of memory.traces) {
-    const rendered = renderTraceInput(trace.input, imagePath);
-    const target =
-      config.sft.preferTeacher && trace.teacher?.agrees === true ? trace.teacher.text : trace.gold.text;
-    yield {
-      id: `${userId}:${trace.task}:${trace.id}`,
-      user_id: userId,
-      task: trace.task,
-      messages: [
-        { role: 'system', content: PROMPTS[trace.task] },
-        { role: 'user', content: rendered.text },
-        { role: 'assistant', content: target },
-      ],
-      images: rendered.images,
+    const id = `${userId}:${trace.task}:${trace.id}`;
+    const build = (): SftRow => {
+      const rendered = renderTrace(trace.input, imagePath);
+      const target =
+        config.sft.preferTeacher && trace.teacher?.agrees === true ? trace.teacher.text : trace.gold.text;
+      return {
+        id,
+        user_id: userId,
+        task: trace.task,
+        messages: [
+          { role: 'system', content: PROMPTS[trace.task] },
+          { role: 'user', content: rendered.text },
+          { role: 'assistant', content: target },
+        ],
+        images: [...rendered.images],
+      };
     };
+    yield { id, task: trace.task, build, shape: build };
   }
 }
 
@@ -140,66 +187,102 @@ export function* sftCandidates(bundle: ExportBundle, config: ExportConfig): Gene
  *
  * @example [...rlCandidates(bundle, config)].map((row) => row.answer_type)
  */
-export function* rlCandidates(bundle: ExportBundle, config: ExportConfig): Generator<RlRow> {
+export function* rlCandidates(bundle: RowSource, config: ExportConfig): Generator<RlRow> {
+  for (const candidate of rlCandidateList(bundle, config)) yield candidate.build();
+}
+
+/** `rlCandidates` as unbuilt candidates (same ids, tasks and order). */
+export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Generator<Candidate<RlRow>> {
   const userId = bundle.plan.userId;
   for (const qa of bundle.plan.qa) {
-    const snapshot = bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
+    const snapshot = () =>
+      bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
+    const id = `${userId}:${qa.answerType}:${qa.id}`;
     yield {
-      id: `${userId}:${qa.answerType}:${qa.id}`,
-      user_id: userId,
+      id,
       task: qa.answerType,
-      answer_type: qa.answerType,
-      messages: questionMessages(bundle, qa),
-      images: [],
-      solution: canonicalAnswer(qa),
-      choices:
-        qa.answerType === 'mc'
-          ? qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`)
-          : [...qa.choices],
-      gt_ops: '',
-      question_time: formatMinute(qa.questionTime),
-      // Key order is the schema's (records are parsed by zod), so plain JSON is byte-stable.
-      memory_snapshot: snapshotJson(snapshot),
+      build: () => ({
+        id,
+        user_id: userId,
+        task: qa.answerType,
+        answer_type: qa.answerType,
+        messages: questionMessages(bundle, qa),
+        images: [],
+        solution: canonicalAnswer(qa),
+        choices:
+          qa.answerType === 'mc'
+            ? qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`)
+            : [...qa.choices],
+        gt_ops: '',
+        question_time: formatMinute(qa.questionTime),
+        // Key order is the schema's (records are parsed by zod), so plain JSON is byte-stable.
+        memory_snapshot: snapshotJson(snapshot()),
+      }),
+      shape: () => ({ messages: questionMessages(bundle, qa), images: [] }),
     };
     // Open-ended verifiable variant (PersonaVLM's RL mix): the same in-situ question without
     // options, judged against the planned answer text.
     if (qa.answerType === 'mc') {
+      const openId = `${userId}:open:${qa.id}`;
       yield {
-        id: `${userId}:open:${qa.id}`,
-        user_id: userId,
+        id: openId,
         task: 'open',
-        answer_type: 'open',
-        messages: questionMessages(bundle, qa, true),
-        images: [],
-        solution: qa.answer,
-        choices: [],
-        gt_ops: '',
-        question_time: formatMinute(qa.questionTime),
-        memory_snapshot: snapshotJson(snapshot),
+        build: () => ({
+          id: openId,
+          user_id: userId,
+          task: 'open',
+          answer_type: 'open',
+          messages: questionMessages(bundle, qa, true),
+          images: [],
+          solution: qa.answer,
+          choices: [],
+          gt_ops: '',
+          question_time: formatMinute(qa.questionTime),
+          memory_snapshot: snapshotJson(snapshot()),
+        }),
+        shape: () => ({ messages: questionMessages(bundle, qa, true), images: [] }),
       };
     }
   }
   const imagePath = imagePathFor(bundle, config);
   for (const trace of bundle.memory?.traces ?? []) {
     if (trace.task !== 'tree_ops') continue;
-    const rendered = renderTraceInput(trace.input, imagePath);
-    yield {
-      id: `${userId}:tree_ops:${trace.id}`,
-      user_id: userId,
-      task: 'tree_ops',
-      answer_type: 'open',
-      messages: [
-        { role: 'system', content: PROMPTS.tree_ops },
-        { role: 'user', content: rendered.text },
-      ],
-      images: rendered.images,
-      solution: trace.gold.text,
-      choices: [],
-      gt_ops: trace.gold.text,
-      question_time: formatMinute(trace.time),
-      memory_snapshot: '',
+    const id = `${userId}:tree_ops:${trace.id}`;
+    const build = (): RlRow => {
+      const rendered = renderTrace(trace.input, imagePath);
+      return {
+        id,
+        user_id: userId,
+        task: 'tree_ops',
+        answer_type: 'open',
+        messages: [
+          { role: 'system', content: PROMPTS.tree_ops },
+          { role: 'user', content: rendered.text },
+        ],
+        images: [...rendered.images],
+        solution: trace.gold.text,
+        choices: [],
+        gt_ops: trace.gold.text,
+        question_time: formatMinute(trace.time),
+        memory_snapshot: '',
+      };
     };
+    yield { id, task: 'tree_ops', build, shape: build };
   }
+}
+
+/**
+ * A trace input rendered once per image-path function: the SFT and the RL candidate of a tree
+ * step show the same prompt (records are never mutated, so the input object is the key).
+ */
+const renderedTraces = new WeakMap<object, { imagePath: unknown; text: string; images: string[] }>();
+function renderTrace(input: Record<string, unknown>, imagePath: (id: string) => string) {
+  let rendered = renderedTraces.get(input);
+  if (rendered === undefined || rendered.imagePath !== imagePath) {
+    rendered = { imagePath, ...renderTraceInput(input, imagePath) };
+    renderedTraces.set(input, rendered);
+  }
+  return rendered;
 }
 
 /** One snapshot's JSON, serialized once: every question between two sessions shares it. */
@@ -214,7 +297,19 @@ function snapshotJson(snapshot: object | null): string {
   return json;
 }
 
-function imagePathFor(bundle: ExportBundle, config: ExportConfig) {
-  const paths = new Map(bundle.plan.images.map((image) => [image.id, image.path]));
-  return (id: string) => joinPath(config.imageRoot, paths.get(id) ?? id);
+/** One image-path function per plan and configuration (so rendered traces are shared between SFT and RL). */
+const imagePaths = new WeakMap<object, WeakMap<object, (id: string) => string>>();
+function imagePathFor(bundle: RowSource, config: ExportConfig): (id: string) => string {
+  let byConfig = imagePaths.get(bundle.plan);
+  if (byConfig === undefined) {
+    byConfig = new WeakMap();
+    imagePaths.set(bundle.plan, byConfig);
+  }
+  let imagePath = byConfig.get(config);
+  if (imagePath === undefined) {
+    const paths = new Map(bundle.plan.images.map((image) => [image.id, image.path]));
+    imagePath = (id: string) => joinPath(config.imageRoot, paths.get(id) ?? id);
+    byConfig.set(config, imagePath);
+  }
+  return imagePath;
 }

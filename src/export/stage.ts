@@ -26,6 +26,8 @@ export const exportStage: ReduceStage = {
     const summary = await exportDataset(ctx.runDir, {
       config,
       seed: ctx.seed,
+      // Scanning users and rendering rows run on worker threads (the same bytes as one thread).
+      ...(ctx.workers === undefined ? {} : { workers: ctx.workers }),
       generation: {
         pipeline: ctx.config.name,
         realizer_model: ctx.llm.modelFor('realizer'),

@@ -1,8 +1,8 @@
 import type { MapStage } from '../pipeline/types.js';
 import { UserDialogue } from '../schemas/dialogue.js';
 import { UserMemory } from '../schemas/memory.js';
+import { encodeUserMemoryRecord } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
-import { encodeUserMemoryRecord } from '../schemas/snapshot-codec.js';
 import { replayMemory } from './replay.js';
 import { embedderFromLlm } from './retrieval/retrieve.js';
 import { MEMORY_OUTPUT } from './snapshot.js';

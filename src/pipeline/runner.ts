@@ -209,6 +209,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
       llm,
       shard,
       rng: (...parts) => createRng(config.seed, name, ...parts),
+      workers: options.workers ?? availableParallelism(),
       quarantine: (record) => quarantine.push({ stage: name, ...record }),
       progress: (done, total) => {
         const known = total > 0 ? total : reduceTotal;

@@ -17,6 +17,11 @@ export interface StageContext {
   shard: { index: number; count: number } | null;
   /** Seeded stream keyed by the stage name plus `parts` (user id, purpose). */
   rng(...parts: Array<string | number>): Rng;
+  /**
+   * Threads a stage may use for CPU-bound work that calls no model (`--workers`, default one per
+   * core); ≤ 1 keeps everything on the main thread. Outputs never depend on it.
+   */
+  workers?: number;
   /** Keeps a failed record with its reason (written to `<runDir>/quarantine.jsonl`). */
   quarantine(record: Omit<QuarantineRecord, 'stage'>): void;
   /** Progress hint for reduce stages (map stages are counted by the runner). */

@@ -14,10 +14,18 @@ export interface MapWorkerPool {
   close(): Promise<void>;
 }
 
+/** Old-generation limit per map worker (MB); a user's replay stays far below it. */
+const WORKER_HEAP_MB = 512;
+
 export function createMapWorkerPool(size: number, init: MapWorkerInit): MapWorkerPool {
   const entry = new URL('./map-worker-entry.mjs', import.meta.url);
   const workers = Array.from({ length: size }, () => ({
-    worker: new Worker(entry, { workerData: init }),
+    worker: new Worker(entry, {
+      workerData: init,
+      // One user at a time per worker: a bounded old generation makes V8 collect before it grows
+      // the heap, which keeps a 2-worker run of the biggest corpus under 1 GB (bench/e2e.ts).
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    }),
     busy: 0,
   }));
   const pending = new Map<

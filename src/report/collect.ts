@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { BigFive } from '../schemas/common.js';
 import type { UserDialogue } from '../schemas/dialogue.js';
 import type { UserMemory } from '../schemas/memory.js';
+import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import type { UserPlan } from '../schemas/plan.js';
-import { decodeUserMemoryRecord } from '../schemas/snapshot-codec.js';
 import { readJsonl } from '../util/fs.js';
 
 export interface EndpointUsage {
@@ -171,7 +171,8 @@ export async function collectReportData(
   }
   const tracked = new Map(data.personality.map((p) => [p.userId, p]));
   for await (const record of readJsonl(join(runDir, 'memory/memory.jsonl'), { allowMissing: true })) {
-    const memory = decodeUserMemoryRecord(record as UserMemory);
+    // Only the snapshots are read: a packed record decodes nothing else.
+    const memory = decodeUserMemoryFields(record as UserMemory, ['snapshots']);
     const entry = tracked.get(memory.userId);
     const start = starts.get(memory.userId);
     if (entry === undefined || start === undefined) continue;

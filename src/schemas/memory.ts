@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BigFive, IsoTime, SCHEMA_VERSION } from './common.js';
+import { decodeUserMemoryRecord } from './memory-record-codec.js';
 import { CoreMemory } from './persona.js';
-import { decodeUserMemoryRecord } from './snapshot-codec.js';
 
 /**
  * The memory stage's record per user (`<run-dir>/memory/memory.jsonl`): memory snapshots after
@@ -245,13 +245,17 @@ export const UserMemoryRecord = z
 export type UserMemory = z.infer<typeof UserMemoryRecord>;
 
 /**
- * A `memory.jsonl` record as read from disk: snapshots stored as deltas (`delta-v1`, see
- * snapshot-codec.ts) or in full (older runs) both parse to the full record.
+ * A `memory.jsonl` record as read from disk: packed (`packed-v1`, memory-pack.ts), with shared
+ * subtrees (`shared-v1`), snapshots as deltas (`delta-v1`) or in full (older runs) all parse to
+ * the full record (memory-record-codec.ts).
  */
-export const UserMemory = z.preprocess(
-  (raw) =>
-    raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-      ? decodeUserMemoryRecord(raw as Record<string, unknown>)
-      : raw,
-  UserMemoryRecord,
-);
+export const UserMemory = z.preprocess((raw, ctx) => {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  try {
+    return decodeUserMemoryRecord(raw as Record<string, unknown>);
+  } catch (error) {
+    // A record whose stored form cannot be decoded fails its schema (readers quarantine it).
+    ctx.addIssue({ code: 'custom', message: (error as Error).message, input: raw });
+    return z.NEVER;
+  }
+}, UserMemoryRecord);

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { buildFixtureUser } from '../../test/validate/fixture.js';
 import type { MemorySnapshot } from './memory.js';
 import { UserMemory } from './memory.js';
+import { decodeUserMemoryRecord } from './memory-record-codec.js';
 import {
   decodeShared,
   decodeSnapshots,
-  decodeUserMemoryRecord,
   encodeShared,
+  encodeSharedMemoryRecord,
   encodeSnapshots,
-  encodeUserMemoryRecord,
   withDecodedSnapshots,
 } from './snapshot-codec.js';
 
@@ -43,6 +43,17 @@ describe('memory snapshots as deltas (delta-v1)', () => {
     expect(encoded.deltas[0]?.semantic).toMatchObject({ remove: ['s2'], order: ['s3', 's1', 's4'] });
   });
 
+  it('records an entry whose keys only changed order, so decoding gives the later key order', () => {
+    const [first] = snapshotsOf();
+    const base = first as MemorySnapshot;
+    const entry = { ...(base.semantic[0] ?? ({} as never)), id: 's1', content: 'a' };
+    const reordered = Object.fromEntries(Object.entries(entry).reverse()) as typeof entry;
+    const later = { ...base, time: '2024-02-01T00:00:00.000Z', semantic: [reordered] };
+    const encoded = encodeSnapshots([{ ...base, semantic: [entry] }, later]);
+    expect(encoded.deltas[0]?.semantic?.put).toHaveLength(1);
+    expect(JSON.stringify(decodeSnapshots(encoded)[1])).toBe(JSON.stringify(later));
+  });
+
   it('UserMemory parses both the delta form and full snapshots to the same record', () => {
     const record = buildFixtureUser('user-0001').memory as NonNullable<
       ReturnType<typeof buildFixtureUser>['memory']
@@ -59,7 +70,8 @@ describe('memory records with shared subtrees (shared-v1)', () => {
       ReturnType<typeof buildFixtureUser>['memory']
     >;
     const full = JSON.parse(JSON.stringify(record));
-    const stored = JSON.parse(JSON.stringify(encodeUserMemoryRecord(full)));
+    // Runs written before packed-v1 hold this form: it is still read.
+    const stored = JSON.parse(JSON.stringify(encodeSharedMemoryRecord(full)));
     expect(Object.keys(stored)).toEqual(['schemaVersion', 'userId', 'offline', 'stats', 'shared']);
     expect(JSON.stringify(decodeUserMemoryRecord(stored))).toBe(JSON.stringify(full));
     const turn = {

@@ -47,7 +47,29 @@ export function isEncodedSnapshots(value: unknown): value is EncodedSnapshots {
   );
 }
 
-const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Equal as JSON values, key order included, without serializing either (this ran for every entry
+ * of every snapshot). Values JSON would write alike but that differ here (an undefined field
+ * against a missing one, NaN) count as changed: a delta entry more, decoded exactly all the same.
+ */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, i) => same(item, other[i]));
+  }
+  const left = Object.keys(a);
+  const right = Object.keys(b);
+  if (left.length !== right.length) return false;
+  for (let i = 0; i < left.length; i++) {
+    const key = left[i] as string;
+    if (key !== right[i] || !same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+      return false;
+  }
+  return true;
+}
 
 function listDelta(
   before: ReadonlyArray<{ id: string }>,
@@ -275,10 +297,11 @@ export function decodeShared(encoded: SharedEncoded): unknown {
 const SHARED_FIELDS = ['snapshots', 'traces', 'tree', 'trajectories'] as const;
 
 /**
- * A memory record in its storage form: snapshots as deltas, then the bulky fields with shared
- * subtrees under `shared`. `decodeUserMemoryRecord` undoes it.
+ * A memory record in the `shared-v1` storage form (written by earlier versions, still read):
+ * snapshots as deltas, then the bulky fields with shared subtrees under `shared`.
+ * `decodeSharedMemoryRecord` undoes it; memory-record-codec.ts picks the decoder.
  */
-export function encodeUserMemoryRecord<T extends { snapshots: MemorySnapshot[] }>(
+export function encodeSharedMemoryRecord<T extends { snapshots: MemorySnapshot[] }>(
   record: T,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = { ...record, snapshots: encodeSnapshots(record.snapshots) };
@@ -292,8 +315,8 @@ export function encodeUserMemoryRecord<T extends { snapshots: MemorySnapshot[] }
   return out;
 }
 
-/** Any stored memory record (full, delta snapshots, or shared) → the full record. */
-export function decodeUserMemoryRecord<T extends Record<string, unknown>>(record: T): T {
+/** A `shared-v1` (or delta-v1, or full) record → the full record. */
+export function decodeSharedMemoryRecord<T extends Record<string, unknown>>(record: T): T {
   let out: Record<string, unknown> = record;
   if (isSharedEncoded(record.shared)) {
     const { shared, ...rest } = record;

@@ -5,6 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js';
 import { runCli } from '../support/cli.js';
 
 /** Run-directory integrity through the shipped binary: locks, merge checks, verified resume, damaged journals. */
@@ -282,7 +283,7 @@ describe('LLM faults never become silent gaps', () => {
       expect(await readFile(join(out, 'quarantine.jsonl'), 'utf8')).toBe('');
       const memory = (await readFile(join(out, 'memory/memory.jsonl'), 'utf8')).trim().split('\n');
       expect(memory).toHaveLength(6);
-      expect(memory.every((line) => !line.includes('"teacher":null'))).toBe(true);
+      expect(memory.every(everyTraceHasTeacher)).toBe(true);
     } finally {
       await broken.close();
       await healthy.close();
@@ -368,7 +369,7 @@ describe('every LLM fault profile', () => {
       const memory = first.code === 0 ? await lines(out, 'memory/memory.jsonl') : [];
       const lost = quarantine.filter((q) => ['plan', 'synth', 'memory'].includes(q.stage)).length;
       expect(memory.length + lost).toBe(6);
-      expect(memory.every((line) => !line.includes('"teacher":null'))).toBe(true);
+      expect(memory.every(everyTraceHasTeacher)).toBe(true);
       // The endpoint is healthy again: the same command ends with what a clean run has.
       expect((await pf(args(healthy.url, out))).code).toBe(0);
       expect((await pf(args(healthy.url, cleanOut))).code).toBe(0);
@@ -421,3 +422,11 @@ describe('a full disk', () => {
     120_000,
   );
 });
+
+/** A stored memory line (packed: its traces are not plain text) whose every trace has a teacher target. */
+function everyTraceHasTeacher(line: string): boolean {
+  const record = decodeUserMemoryRecord(JSON.parse(line) as Record<string, unknown>) as {
+    traces: Array<{ teacher: unknown }>;
+  };
+  return record.traces.every((trace) => trace.teacher !== null);
+}

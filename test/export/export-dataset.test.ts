@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type ExportSummary, exportDataset, listFiles, PERSONAMEM_COLUMNS } from '../../src/export/index.js';
 import { ExportConfig } from '../../src/schemas/export-config.js';
+import { encodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js';
 import { ValidateConfig } from '../../src/schemas/validate-config.js';
 import { writeJson } from '../../src/util/fs.js';
 import { readRunBundles, validateCorpus } from '../../src/validate/index.js';
@@ -269,6 +270,43 @@ describe('exportDataset', () => {
       );
     }
   });
+});
+
+describe('the same bytes however the run is stored and however many threads export it', () => {
+  const sameFiles = async (dir: string) => {
+    const first = await listFiles(join(runDir, 'export'));
+    expect(await listFiles(dir)).toEqual(first);
+    for (const file of first) {
+      expect(await readFile(join(dir, file.path)), file.path).toEqual(
+        await readFile(join(runDir, 'export', file.path)),
+      );
+    }
+  };
+
+  it('on worker threads (users scanned and rows rendered off the main thread, parquet side by side)', async () => {
+    const threads = join(root, 'threads');
+    const result = await exportDataset(runDir, {
+      config,
+      seed: 42,
+      outDir: threads,
+      generation: { pipeline: 'test' },
+      workers: 2,
+    });
+    expect({ ...result, files: [] }).toEqual({ ...summary, files: [] });
+    await sameFiles(threads);
+  }, 60_000);
+
+  it('from memory records stored packed (packed-v1) instead of in full', async () => {
+    const packedRun = join(root, 'packed-run');
+    await cp(runDir, packedRun, { recursive: true });
+    await rm(join(packedRun, 'export'), { recursive: true, force: true });
+    const memoryFile = join(packedRun, 'memory', 'memory.jsonl');
+    const stored = (await lines(memoryFile)).map((record) => JSON.stringify(encodeUserMemoryRecord(record)));
+    expect(stored[0]).toContain('"packed":{"encoding":"packed-v1"');
+    await writeFile(memoryFile, `${stored.join('\n')}\n`);
+    await exportDataset(packedRun, { config, seed: 42, generation: { pipeline: 'test' }, workers: 2 });
+    await sameFiles(join(packedRun, 'export'));
+  }, 60_000);
 });
 
 describe('images', () => {

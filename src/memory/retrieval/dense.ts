@@ -22,6 +22,24 @@ const POPCOUNT16 = (() => {
 })();
 
 /**
+ * The random hyperplanes of an index: a function of (seed, dim, bits) only, drawn once per
+ * process and shared read-only by every index (each user's memory builds several; drawing
+ * 98,304 normals per index was a fifth of the memory stage's CPU).
+ */
+const planeCache = new Map<string, Float32Array>();
+function hyperplanes(seed: number, dim: number, bits: number): Float32Array {
+  const key = `${seed}\u241f${dim}\u241f${bits}`;
+  let planes = planeCache.get(key);
+  if (planes === undefined) {
+    const rng = createRng(seed, 'dense-index-planes', dim);
+    planes = new Float32Array(bits * dim);
+    for (let i = 0; i < planes.length; i++) planes[i] = rng.normal();
+    planeCache.set(key, planes);
+  }
+  return planes;
+}
+
+/**
  * Cosine-similarity index over unit-normalized Float32 vectors. Small indexes are searched
  * exactly; above `exactLimit` a random-hyperplane (SimHash) code narrows the scan to the
  * `rerank` nearest codes by Hamming distance, which are then scored exactly — the trade that
@@ -70,9 +88,7 @@ export class DenseIndex {
 
   private init(dim: number): void {
     this.dim = dim;
-    const rng = createRng(this.seed, 'dense-index-planes', dim);
-    this.planes = new Float32Array(this.codeBits * dim);
-    for (let i = 0; i < this.planes.length; i++) this.planes[i] = rng.normal();
+    this.planes = hyperplanes(this.seed, dim, this.codeBits);
   }
 
   private encode(vector: Float32Array, out: Uint32Array, offset: number): void {

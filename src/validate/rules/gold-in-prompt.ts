@@ -4,24 +4,37 @@ import type { RuleCheck, RuleFailure } from '../types.js';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Compiled answer patterns (no `g` flag, so `test` keeps no state between calls). */
+const phrases = new Map<string, RegExp>();
+
+/** The profile's lines in lower case, for the last profile asked (the questions of a user share a few). */
+let lastProfile: { text: string; lines: string[] } | null = null;
+function profileLines(profile: string): string[] {
+  if (lastProfile?.text !== profile)
+    lastProfile = { text: profile, lines: profile.toLowerCase().split('\n') };
+  return lastProfile.lines;
+}
+
 /**
  * True when a line of the profile states the answer: as a whole phrase (word boundaries), and for
  * answers of one or two words ("Colleague", "In progress") only beside the question's subject
  * (one of its retrieval keywords), since a bare common word elsewhere gives nothing away.
  */
 export function leaks(profile: string, answer: string, subject: readonly string[]): boolean {
-  const phrase = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(answer)}(?![\\p{L}\\p{N}])`, 'iu');
+  let phrase = phrases.get(answer);
+  if (phrase === undefined) {
+    if (phrases.size >= 10_000) phrases.clear();
+    phrase = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(answer)}(?![\\p{L}\\p{N}])`, 'iu');
+    phrases.set(answer, phrase);
+  }
   const short = answer.split(/\s+/).length <= 2;
   const words = subject
     .map((word) => word.toLowerCase())
     .filter((word) => word.length > 2 && !answer.includes(word));
-  return profile
-    .toLowerCase()
-    .split('\n')
-    .some(
-      (line) =>
-        phrase.test(line) && (!short || words.length === 0 || words.some((word) => line.includes(word))),
-    );
+  return profileLines(profile).some(
+    (line) =>
+      phrase.test(line) && (!short || words.length === 0 || words.some((word) => line.includes(word))),
+  );
 }
 
 /**

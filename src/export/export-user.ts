@@ -1,0 +1,177 @@
+import type { ExportConfig } from '../schemas/export-config.js';
+import type { UserMemory } from '../schemas/memory.js';
+import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
+import type { UserPlan } from '../schemas/plan.js';
+import { sha256 } from '../util/hash.js';
+import { type ExportLines, parseExportLines } from './read-run.js';
+import { rowShapeProblems } from './row-shape.js';
+import { type RowSource, rlCandidateList, sftCandidateList } from './samples.js';
+
+/**
+ * Export's per-user work, the same on the main thread and on worker threads (`exportUserJob`):
+ * pass 1 scans a user (schema checks, every candidate row built once to check its shape), pass 2
+ * renders the kept rows as the JSON lines the writers append. The results are plain data, so the
+ * caller assembles the same bytes whichever thread did the work.
+ */
+export type Split = 'train' | 'test';
+
+export const SFT_COLUMNS = ['id', 'user_id', 'task', 'messages', 'images'] as const;
+export const RL_COLUMNS = [
+  'id',
+  'user_id',
+  'task',
+  'answer_type',
+  'messages',
+  'images',
+  'solution',
+  'choices',
+  'gt_ops',
+  'question_time',
+  'memory_snapshot',
+] as const;
+
+/** Export never reads the PersonaTree versions: a packed record leaves them encoded. */
+const MEMORY_FIELDS = ['snapshots', 'traces', 'trajectories'] as const;
+
+export function splitOf(bundle: Pick<RowSource, 'plan'>, config: ExportConfig, seed: number): Split {
+  if (config.split.by === 'plan') return bundle.plan.split;
+  const draw =
+    Number.parseInt(sha256(`${seed}\u241fsplit\u241f${bundle.plan.userId}`).slice(0, 8), 16) / 0x100000000;
+  return draw < config.split.testRatio ? 'test' : 'train';
+}
+
+/** One candidate after its shape check: `problems` is empty for a row export may write. */
+export interface ScannedCandidate {
+  kind: 'sft' | 'rl';
+  task: string;
+  id: string;
+  problems: string[];
+}
+
+export type UserScan =
+  | { ok: false }
+  | {
+      ok: true;
+      split: Split;
+      realizer: string;
+      dialogueOffline: boolean;
+      memoryOffline: boolean;
+      /** Pool-relative paths of the images the dialogue shows, in turn order. */
+      imagePaths: string[];
+      candidates: ScannedCandidate[];
+    };
+
+/** Pass 1 for one user. `{ ok: false }` when a record fails its schema (the user is left out). */
+export function scanUser(lines: ExportLines, config: ExportConfig, seed: number): UserScan {
+  const bundle = parseExportLines(lines, { memoryFields: MEMORY_FIELDS });
+  if (bundle === null) return { ok: false };
+  const pool = new Map(bundle.plan.images.map((image) => [image.id, image.path]));
+  const imagePaths: string[] = [];
+  for (const session of bundle.dialogue.sessions) {
+    for (const turn of session.turns) for (const id of turn.images) imagePaths.push(pool.get(id) ?? id);
+  }
+  const candidates: ScannedCandidate[] = [];
+  for (const candidate of sftCandidateList(bundle, config))
+    candidates.push({
+      kind: 'sft',
+      task: candidate.task,
+      id: candidate.id,
+      problems: rowShapeProblems(candidate.shape()),
+    });
+  for (const candidate of rlCandidateList(bundle, config))
+    candidates.push({
+      kind: 'rl',
+      task: candidate.task,
+      id: candidate.id,
+      problems: rowShapeProblems(candidate.shape()),
+    });
+  return {
+    ok: true,
+    split: splitOf(bundle, config, seed),
+    realizer: bundle.dialogue.realizer,
+    dialogueOffline: bundle.dialogue.offline,
+    memoryOffline: bundle.memory?.offline === true,
+    imagePaths,
+    candidates,
+  };
+}
+
+/** The kept rows of one user as JSON lines (selected columns, in candidate order). */
+export interface UserRows {
+  split: Split;
+  rows: Array<{ kind: 'sft' | 'rl'; task: string; json: string }>;
+}
+
+/** Pass 2 for one user: only the kept candidates are built. */
+export function renderKeptRows(
+  lines: ExportLines,
+  config: ExportConfig,
+  seed: number,
+  keep: ReadonlySet<string>,
+): UserRows {
+  // Rows are made from the plan and the memory record: the dialogue is not even parsed (but for
+  // a user with quarantined rounds, whose plan and memory are pruned against it).
+  const pruned =
+    lines.drops === undefined
+      ? null
+      : parseExportLines(lines, { trusted: true, memoryFields: MEMORY_FIELDS });
+  const bundle: RowSource = pruned ?? {
+    plan: JSON.parse(lines.plan) as UserPlan,
+    memory:
+      lines.memory === null
+        ? null
+        : (decodeUserMemoryFields(
+            JSON.parse(lines.memory) as Record<string, unknown>,
+            MEMORY_FIELDS,
+          ) as UserMemory),
+  };
+  const rows: UserRows['rows'] = [];
+  for (const candidate of sftCandidateList(bundle, config)) {
+    if (!keep.has(candidate.id)) continue;
+    rows.push({
+      kind: 'sft',
+      task: candidate.task,
+      json: JSON.stringify(pick(candidate.build(), SFT_COLUMNS)),
+    });
+  }
+  for (const candidate of rlCandidateList(bundle, config)) {
+    if (!keep.has(candidate.id)) continue;
+    rows.push({
+      kind: 'rl',
+      task: candidate.task,
+      json: JSON.stringify(pick(candidate.build(), RL_COLUMNS)),
+    });
+  }
+  return { split: splitOf(bundle, config, seed), rows };
+}
+
+function pick(row: object, columns: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const column of columns) out[column] = (row as Record<string, unknown>)[column];
+  return out;
+}
+
+/** What a worker thread is asked: scan a user, take the kept ids, or render a user's kept rows. */
+export type ExportJob =
+  | { kind: 'scan'; lines: ExportLines }
+  | { kind: 'keep'; ids: string[] }
+  | { kind: 'rows'; lines: ExportLines };
+
+export interface ExportJobData {
+  config: unknown;
+  seed: number;
+}
+
+let workerKeep: ReadonlySet<string> = new Set();
+
+/** The worker-thread handler (src/util/thread-pool.ts) running `scanUser` and `renderKeptRows`. */
+export function exportUserJob(job: ExportJob, data: ExportJobData): UserScan | UserRows | null {
+  // The main thread's parsed configuration (structured-cloned): nothing to parse again.
+  const config = data.config as ExportConfig;
+  if (job.kind === 'keep') {
+    workerKeep = new Set(job.ids);
+    return null;
+  }
+  if (job.kind === 'scan') return scanUser(job.lines, config, data.seed);
+  return renderKeptRows(job.lines, config, data.seed, workerKeep);
+}

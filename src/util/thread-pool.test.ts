@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { PersonaForgeError } from '../errors/index.js';
+import { createThreadPool } from './thread-pool.js';
+
+const job = new URL('../../test/support/thread-pool-job.ts', import.meta.url);
+
+async function* items<T>(values: readonly T[]): AsyncGenerator<T> {
+  for (const value of values) yield value;
+}
+
+describe('createThreadPool', () => {
+  it('yields results in input order although later jobs finish first, and broadcasts to every worker', async () => {
+    const pool = createThreadPool({ size: 2, module: job, exportName: 'poolJob', data: { prefix: 'v' } });
+    try {
+      await pool.broadcast({ remember: 'table' });
+      const waits = [60, 0, 40, 0, 20, 0, 0, 10];
+      const out: unknown[] = [];
+      for await (const { item, result } of pool.map(items(waits.map((wait, i) => ({ wait, i }))), (item) => ({
+        wait: item.wait,
+        value: item.i,
+      })))
+        out.push([item.i, result]);
+      expect(out).toEqual(waits.map((_, i) => [i, { value: `v${i}`, remembered: 'table' }]));
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+
+  it("rejects with the handler's error, named as a worker-thread failure", async () => {
+    const pool = createThreadPool({ size: 1, module: job, exportName: 'poolJob', data: { prefix: '' } });
+    try {
+      const failure = await pool.run({ fail: 'bad record' }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(PersonaForgeError);
+      expect((failure as Error).message).toBe('worker thread: bad record');
+      // The worker is still usable.
+      expect(await pool.run({ value: 1 })).toEqual({ value: '1', remembered: null });
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+
+  it('fails the jobs of a worker that ends, and every later job sent to it', async () => {
+    const pool = createThreadPool({ size: 1, module: job, exportName: 'poolJob', data: { prefix: '' } });
+    try {
+      await expect(pool.run({ exit: 3 })).rejects.toThrow(/worker thread exited with code 3/);
+      await expect(pool.run({ value: 1 })).rejects.toThrow(/exited with code 3/);
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+});
