@@ -257,6 +257,7 @@ describe.skipIf(skip !== null)(
           .map((f) => readFileSync(path.join(output, f), 'utf8').slice(-3000))
           .join('\n');
       let hurried = 0;
+      let pendingSince = 0;
       await until(
         () => {
           const out = execFileSync('scontrol', ['show', 'job', '-o', id], {
@@ -271,7 +272,14 @@ describe.skipIf(skip !== null)(
           ) {
             throw new Error(`the job ended ${state} without being requeued:\n${jobLog()}`);
           }
-          if (restarts >= 1 && state === 'PENDING' && Date.now() - hurried > 2000) {
+          if (restarts >= 1 && state === 'PENDING' && pendingSince === 0) pendingSince = Date.now();
+          // Once the old run's processes are gone (as Slurm's own BeginTime delay guarantees).
+          if (
+            restarts >= 1 &&
+            state === 'PENDING' &&
+            Date.now() - pendingSince > 3000 &&
+            Date.now() - hurried > 2000
+          ) {
             // Slurm holds a requeued job back (BeginTime) before it may start again; skip the wait
             // (again while it stays pending: an update that lands while the old run is still
             // completing does not hold).

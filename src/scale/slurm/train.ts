@@ -161,28 +161,38 @@ export async function trainRlAfterSft(
  * handler and resolves once a requeue under way has finished: USR1 reaches every process of the
  * step, so swift (Python, whose default for USR1 is to exit) usually ends first, and a launcher
  * that exited then would end the step — and kill `scontrol requeue` with it — before the job was
- * requeued. Outside Slurm it does nothing.
+ * requeued; after a requeue it waits for Slurm to stop the step rather than exit with swift's
+ * failure. Outside Slurm it does nothing.
  */
 export function requeueOnTimeLimit(
-  options: SlurmCommands & { log?: (line: string) => void } = {},
+  options: SlurmCommands & { log?: (line: string) => void; lingerMs?: number } = {},
 ): () => Promise<void> {
   const env = options.env ?? process.env;
   const jobId = env.SLURM_JOB_ID;
   if (jobId === undefined) return async () => {};
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  let pending: Promise<void> | undefined;
+  let pending: Promise<boolean> | undefined;
   const handler = () => {
     const rank = env.SLURM_NODEID ?? env.SLURM_PROCID ?? '0';
     log(`[slurm] USR1: time limit near (job ${jobId}, node ${rank})`);
     if (rank !== '0' || pending !== undefined) return;
     pending = slurmCommand('scontrol', ['requeue', jobId], options).then(
-      () => log(`[slurm] job ${jobId} requeued; it resumes from the newest checkpoint`),
-      (error: unknown) => log(`[slurm] requeue failed: ${(error as Error).message}`),
+      () => {
+        log(`[slurm] job ${jobId} requeued; it resumes from the newest checkpoint`);
+        return true;
+      },
+      (error: unknown) => {
+        log(`[slurm] requeue failed: ${(error as Error).message}`);
+        return false;
+      },
     );
   };
   process.on('SIGUSR1', handler);
   return async () => {
     process.off('SIGUSR1', handler);
-    await pending;
+    // Once requeued, Slurm ends this step itself: exiting first (with swift's failure) would race
+    // the requeue with a failed batch script. Wait to be stopped, up to `lingerMs`.
+    if ((await pending) === true)
+      await new Promise((resolve) => setTimeout(resolve, options.lingerMs ?? 60_000));
   };
 }
