@@ -5,7 +5,14 @@ import type { UserPlan } from '../schemas/plan.js';
 import { sha256 } from '../util/hash.js';
 import { type ExportLines, parseExportLines } from './read-run.js';
 import { rowShapeProblems } from './row-shape.js';
-import { type RowSource, rlCandidateList, sftCandidateList } from './samples.js';
+import {
+  type Candidate,
+  type RlRow,
+  type RowSource,
+  rlCandidateList,
+  type SftRow,
+  sftCandidateList,
+} from './samples.js';
 
 /**
  * Export's per-user work, the same on the main thread and on worker threads (`exportUserJob`):
@@ -71,16 +78,9 @@ export function scanUser(lines: ExportLines, config: ExportConfig, seed: number)
     for (const turn of session.turns) for (const id of turn.images) imagePaths.push(pool.get(id) ?? id);
   }
   const candidates: ScannedCandidate[] = [];
-  for (const candidate of sftCandidateList(bundle, config))
+  for (const { kind, candidate } of candidatesOf(bundle, config))
     candidates.push({
-      kind: 'sft',
-      task: candidate.task,
-      id: candidate.id,
-      problems: rowShapeProblems(candidate.shape()),
-    });
-  for (const candidate of rlCandidateList(bundle, config))
-    candidates.push({
-      kind: 'rl',
+      kind,
       task: candidate.task,
       id: candidate.id,
       problems: rowShapeProblems(candidate.shape()),
@@ -126,23 +126,21 @@ export function renderKeptRows(
           ) as UserMemory),
   };
   const rows: UserRows['rows'] = [];
-  for (const candidate of sftCandidateList(bundle, config)) {
+  for (const { kind, candidate } of candidatesOf(bundle, config)) {
     if (!keep.has(candidate.id)) continue;
-    rows.push({
-      kind: 'sft',
-      task: candidate.task,
-      json: JSON.stringify(pick(candidate.build(), SFT_COLUMNS)),
-    });
-  }
-  for (const candidate of rlCandidateList(bundle, config)) {
-    if (!keep.has(candidate.id)) continue;
-    rows.push({
-      kind: 'rl',
-      task: candidate.task,
-      json: JSON.stringify(pick(candidate.build(), RL_COLUMNS)),
-    });
+    const columns = kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS;
+    rows.push({ kind, task: candidate.task, json: JSON.stringify(pick(candidate.build(), columns)) });
   }
   return { split: splitOf(bundle, config, seed), rows };
+}
+
+/** A user's SFT candidates, then its RL candidates, each with its kind. */
+function* candidatesOf(
+  bundle: RowSource,
+  config: ExportConfig,
+): Generator<{ kind: 'sft' | 'rl'; candidate: Candidate<SftRow> | Candidate<RlRow> }> {
+  for (const candidate of sftCandidateList(bundle, config)) yield { kind: 'sft', candidate };
+  for (const candidate of rlCandidateList(bundle, config)) yield { kind: 'rl', candidate };
 }
 
 function pick(row: object, columns: readonly string[]): Record<string, unknown> {

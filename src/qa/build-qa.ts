@@ -14,17 +14,13 @@ import {
   tieredExplanation,
   visualDetail,
 } from './life-kernels.js';
+import { firstMention, multiHop, openDomain, pairedPreferences, temporal } from './locomo-kernels.js';
 import {
-  firstMention,
   implicitIntent,
   latestPreference,
-  multiHop,
-  openDomain,
-  pairedPreferences,
   preferenceEvolution,
   recommendation,
   suggestNew,
-  temporal,
   updateReason,
 } from './preference-kernels.js';
 import { createQaContext, finishTarget, type Kernel, ms } from './qa-context.js';

@@ -5,7 +5,8 @@
  */
 export { type BuildQaOptions, buildQaTargets } from './build-qa.js';
 export { explanationLevel, GOAL_STATUS_ANSWERS, relationshipTrend, TRAIT_STYLES } from './life-kernels.js';
-export { chainText, formatDate, slotTopic } from './preference-kernels.js';
+export { formatDate } from './locomo-kernels.js';
+export { chainText, slotTopic } from './preference-kernels.js';
 export {
   allocateTasks,
   LOCOMO_TASKS,

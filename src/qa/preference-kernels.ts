@@ -2,8 +2,7 @@ import { EXPLICIT_CAUSES, IMPLICIT_CAUSES } from '../plan/catalogue/life-catalog
 import { SLOT_BY_KEY, SLOTS_BY_CATEGORY } from '../plan/catalogue/preference-catalogue.js';
 import { baseSlot } from '../plan/preference-pool.js';
 import { describePreference, preferenceAnswer } from '../plan/statements.js';
-import type { EvidenceSlot, Preference } from '../schemas/plan.js';
-import { MONTH_NAMES as MONTHS } from '../util/months.js';
+import type { Preference } from '../schemas/plan.js';
 import {
   activePreferences,
   ask,
@@ -21,7 +20,7 @@ import {
 } from './qa-context.js';
 import { PERSONAMEM_TOPICS } from './tasks.js';
 
-const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+export const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 /** Catalogue slot keys whose words do not read as a topic on their own. */
 const TOPIC_WORDS: Record<string, string> = {
   'books-buy': 'buying books',
@@ -57,7 +56,7 @@ export const slotTopic = (slot: string) => {
   const key = baseSlot(slot).split('.')[1] ?? slot;
   return TOPIC_WORDS[key] ?? key.replace(/-/g, ' ');
 };
-const base = (p: Pick<Preference, 'polarity' | 'item'>) => `${p.polarity} ${p.item}`;
+export const base = (p: Pick<Preference, 'polarity' | 'item'>) => `${p.polarity} ${p.item}`;
 
 const SCENARIOS: Record<string, string> = {
   food: 'a dinner with friends this weekend',
@@ -194,13 +193,13 @@ export const implicitIntent: Kernel = (context, time) => {
   };
 };
 
-function driftsBefore(context: QaContext, time: number, types: string[]) {
+export function driftsBefore(context: QaContext, time: number, types: string[]) {
   return context.plan.drift.filter(
     (event) => types.includes(event.type) && slotsBefore(context, event.id, time).length > 0,
   );
 }
 
-function preferenceById(context: QaContext, id: string | null): Preference | undefined {
+export function preferenceById(context: QaContext, id: string | null): Preference | undefined {
   return id === null ? undefined : context.plan.preferences.find((p) => p.id === id);
 }
 
@@ -343,118 +342,6 @@ export const updateReason: Kernel = (context, time) => {
     evidence: slotsBefore(context, event.id, time),
     retrievalKeywords: [...subject.keywords, 'because'],
     topic: PERSONAMEM_TOPICS[subject.category] ?? 'general',
-  };
-};
-
-/** LoCoMo-style date: "7 May 2024". */
-export const formatDate = (iso: string) => {
-  const date = new Date(iso);
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
-};
-
-export const temporal: Kernel = (context, time) => {
-  const events = driftsBefore(context, time, ['add', 'modify']);
-  if (events.length === 0) return null;
-  const event = context.rng.pick(events);
-  const next = preferenceById(context, event.preferenceId) as Preference;
-  return {
-    question: ask(
-      context,
-      `When did I start to ${base(next)}${next.condition === null ? '' : ` ${next.condition.when}`}?`,
-      `On what date did I begin to ${base(next)}${next.condition === null ? '' : ` ${next.condition.when}`}?`,
-    ),
-    answer: formatDate(event.time),
-    distractors: [],
-    evidence: slotsBefore(context, event.id, time),
-    retrievalKeywords: [...next.keywords],
-  };
-};
-
-/**
- * Temporal without drift: the date the user first told of a preference they still hold (LoCoMo's
- * time questions are about when something was said or done; the session date answers it).
- */
-export const firstMention: Kernel = (context, time) => {
-  const known = knownPreferences(context, time, (p) => slotsBefore(context, p.id, time).length > 0);
-  if (known.length === 0) return null;
-  const preference = context.rng.pick(known);
-  const first = slotsBefore(context, preference.id, time)[0] as EvidenceSlot;
-  const when = preference.condition === null ? '' : ` ${preference.condition.when}`;
-  return {
-    question: ask(
-      context,
-      `When did I first tell you that I ${base(preference)}${when}?`,
-      `On what date did I first mention that I ${base(preference)}${when}?`,
-    ),
-    answer: formatDate(first.time),
-    distractors: [],
-    evidence: [first],
-    retrievalKeywords: [...preference.keywords],
-  };
-};
-
-export const multiHop: Kernel = (context, time) => {
-  const events = driftsBefore(context, time, ['modify']).filter((event) => event.visibility === 'explicit');
-  if (events.length === 0) return null;
-  const event = context.rng.pick(events);
-  const next = preferenceById(context, event.preferenceId) as Preference;
-  const previous = preferenceById(context, event.previousPreferenceId) as Preference;
-  const evidence = [
-    ...preferenceEvidence(context, previous, time),
-    ...slotsBefore(context, event.id, time),
-  ].sort((a, b) => compareIso(a.time, b.time));
-  return {
-    question: ask(
-      context,
-      `After I stopped being the person who would ${base(previous)}, where did I land on ${slotTopic(next.slot)}, and why?`,
-      `Once I no longer would ${base(previous)}, what did I move to on ${slotTopic(next.slot)}, and for what reason?`,
-    ),
-    answer: `${preferenceAnswer(next)}, because ${event.cause}`,
-    distractors: [],
-    evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
-    retrievalKeywords: [...previous.keywords, ...next.keywords],
-  };
-};
-
-/** Multi-hop without drift: two liked things from different parts of life, each stated in its own turn. */
-export const pairedPreferences: Kernel = (context, time) => {
-  const known = knownPreferences(context, time, (p) => p.polarity === 'like' && p.condition === null);
-  if (known.length < 2) return null;
-  const first = context.rng.pick(known);
-  const others = known.filter((p) => p.category !== first.category && p.slot !== first.slot);
-  if (others.length === 0) return null;
-  const second = context.rng.pick(others);
-  const [a, b] = [slotTopic(first.slot), slotTopic(second.slot)];
-  return {
-    question: ask(
-      context,
-      `What do I enjoy when it comes to ${a}, and what about ${b}?`,
-      `Remind me of my favourites for ${a} and for ${b}?`,
-    ),
-    answer: `${capitalize(first.item)}; ${second.item}`,
-    distractors: [],
-    evidence: [
-      ...preferenceEvidence(context, first, time),
-      ...preferenceEvidence(context, second, time),
-    ].sort((x, y) => compareIso(x.time, y.time)),
-    retrievalKeywords: [...first.keywords, ...second.keywords],
-  };
-};
-
-export const openDomain: Kernel = (context, time) => {
-  const known = knownPreferences(context, time, (p) => p.condition === null);
-  if (known.length === 0) return null;
-  const preference = context.rng.pick(known);
-  return {
-    question: ask(
-      context,
-      `Would I enjoy an afternoon that revolves around ${preference.item}?`,
-      `Is an afternoon built around ${preference.item} something I'd enjoy?`,
-    ),
-    answer: preference.polarity === 'like' ? 'Yes' : 'No',
-    distractors: [],
-    evidence: preferenceEvidence(context, preference, time),
-    retrievalKeywords: [...preference.keywords],
   };
 };
 

@@ -86,3 +86,34 @@ export function configuredShares(
 }
 
 export const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * One figure per task of a family: its share of the family's questions beside the share the
+ * pipeline's weights give it (the published mix unless the pipeline sets its own).
+ */
+export function mixFigures(
+  family: string,
+  tasks: readonly TaskSpec[],
+  counts: ReadonlyMap<string, number>,
+  weights: Record<string, number>,
+  key: (task: TaskSpec) => string,
+  published: (task: TaskSpec) => number,
+  label: (task: TaskSpec) => string,
+): Record<string, FidelityFigure> {
+  const figures: Record<string, FidelityFigure> = {};
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  if (total === 0) return figures;
+  const shares = configuredShares(tasks, weights);
+  const own = tasks.some((task) => `${task.family}:${task.task}` in weights || task.task in weights);
+  for (const task of tasks) {
+    const real = published(task);
+    const source = own ? `configured; real file: ${real}%` : `real file: ${real}%`;
+    figures[key(task)] = about(
+      `${family} ${label(task)} (${source})`,
+      counts.get(task.task) ?? 0,
+      total,
+      round1(shares.get(task.task) ?? 0),
+    );
+  }
+  return figures;
+}

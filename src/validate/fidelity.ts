@@ -10,17 +10,10 @@ import {
   personaMemTargets,
   placeQuestions,
 } from '../export/eval/personamem-context.js';
-import { LOCOMO_TASKS, PERSONAMEM_TASKS, type TaskSpec } from '../qa/tasks.js';
+import { LOCOMO_TASKS, PERSONAMEM_TASKS } from '../qa/tasks.js';
 import { ExportConfig } from '../schemas/export-config.js';
 import { meaningProblems, slotExpectations } from '../synth/meaning.js';
-import {
-  about,
-  configuredShares,
-  defect,
-  type FidelityFigure,
-  meanFigure,
-  round1,
-} from './fidelity-figures.js';
+import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
 import { photoDescriptionProblems } from './rules/photo-description.js';
@@ -130,7 +123,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
   let assistantTurns = 0;
   const trainQuestions = new Set<string>();
   const testQuestions: string[] = [];
-  const locomo = new Map<number, number>();
+  const locomo = new Map<string, number>();
   const personaMem = new Map<string, number>();
 
   function addUser(index: UserIndex, failures: ReadonlyMap<string, readonly RuleFailure[]>): void {
@@ -183,7 +176,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         if (qa.evidenceSlotIds.some((id) => index.slotsById.get(id)?.imageId != null)) n.mmeImage++;
       }
       if (qa.family === 'locomo' && qa.locomoCategory != null)
-        locomo.set(qa.locomoCategory, (locomo.get(qa.locomoCategory) ?? 0) + 1);
+        locomo.set(qa.task, (locomo.get(qa.task) ?? 0) + 1);
       if (qa.family === 'personamem') personaMem.set(qa.task, (personaMem.get(qa.task) ?? 0) + 1);
     }
     if (index.bundle.m2a !== undefined && !('skipped' in index.bundle.m2a)) {
@@ -374,45 +367,26 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         0,
       );
     }
-    const mixFigures = (
-      family: string,
-      tasks: readonly TaskSpec[],
-      counts: ReadonlyMap<string, number>,
-      key: (task: TaskSpec) => string,
-      published: (task: TaskSpec) => number,
-      label: (task: TaskSpec) => string,
-    ) => {
-      const total = [...counts.values()].reduce((a, b) => a + b, 0);
-      if (total === 0) return;
-      const shares = configuredShares(tasks, weights);
-      const own = tasks.some((task) => `${task.family}:${task.task}` in weights || task.task in weights);
-      for (const task of tasks) {
-        const target = round1(shares.get(task.task) ?? 0);
-        const real = published(task);
-        const source = own ? `configured; real file: ${real}%` : `real file: ${real}%`;
-        figures[key(task)] = about(
-          `${family} ${label(task)} (${source})`,
-          counts.get(family === 'LoCoMo' ? String(task.locomoCategory) : task.task) ?? 0,
-          total,
-          target,
-        );
-      }
-    };
-    mixFigures(
-      'LoCoMo',
-      LOCOMO_TASKS,
-      new Map([...locomo].map(([category, count]) => [String(category), count])),
-      (task) => `locomo_category_${task.locomoCategory}`,
-      (task) => PUBLISHED.locomoCategories[task.locomoCategory as number] ?? 0,
-      (task) => `QA in category ${task.locomoCategory}`,
-    );
-    mixFigures(
-      'PersonaMem',
-      PERSONAMEM_TASKS,
-      personaMem,
-      (task) => `personamem_${task.task}`,
-      (task) => PUBLISHED.personaMemTypes[task.task] ?? 0,
-      (task) => `questions of type ${task.task}`,
+    Object.assign(
+      figures,
+      mixFigures(
+        'LoCoMo',
+        LOCOMO_TASKS,
+        locomo,
+        weights,
+        (task) => `locomo_category_${task.locomoCategory}`,
+        (task) => PUBLISHED.locomoCategories[task.locomoCategory as number] ?? 0,
+        (task) => `QA in category ${task.locomoCategory}`,
+      ),
+      mixFigures(
+        'PersonaMem',
+        PERSONAMEM_TASKS,
+        personaMem,
+        weights,
+        (task) => `personamem_${task.task}`,
+        (task) => PUBLISHED.personaMemTypes[task.task] ?? 0,
+        (task) => `questions of type ${task.task}`,
+      ),
     );
     return figures;
   }
