@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { UserDialogue } from '../schemas/dialogue.js';
+import { InputError } from '../errors/index.js';
 import type { ExportConfig, MixConfig } from '../schemas/export-config.js';
-import { UserPlan } from '../schemas/plan.js';
 import { readJson, writeFileAtomic, writeJson } from '../util/fs.js';
 import { createThreadPool } from '../util/thread-pool.js';
 import { renderDatasetCard } from './dataset-card.js';
@@ -23,8 +22,8 @@ import {
 } from './export-user.js';
 import { openJsonlWriter } from './jsonl-writer.js';
 import { mixQuotas, selectByQuota } from './mix.js';
-import { writeParquetFromJsonl } from './parquet.js';
-import { pruneBundle } from './prune.js';
+import { openParquetWriter } from './parquet.js';
+import { readUnitDrops } from './prune.js';
 import { type ExportBundle, type ExportLines, readExportLines } from './read-run.js';
 
 export { RL_COLUMNS, SFT_COLUMNS } from './export-user.js';
@@ -62,7 +61,7 @@ export interface ExportSummary {
   offline: { realizer: boolean; memory: boolean; judges: boolean | null };
   /** Pool images copied into the export, and referenced ones missing from the pool. */
   images: { copied: number; missing: string[] };
-  /** Rows left out because ms-swift would train on them wrongly (see `rowShapeProblems`). */
+  /** Rows the mix chose and left out because ms-swift would train on them wrongly (see `rowShapeProblems`). */
   rejectedRows: { count: number; examples: Array<{ id: string; reasons: string[] }> };
   realizers: string[];
   files: Array<{ path: string; bytes: number }>;
@@ -71,8 +70,10 @@ export interface ExportSummary {
 /**
  * Exports a validated run: evaluation sets (Persona-MME, PersonaMem CSV, LoCoMo), SFT and RL
  * samples mixed by the configured ratios and split by persona, jsonl + parquet, and a dataset
- * card. Streams users twice (once to count candidates and write eval sets, once to write the
- * kept rows), then converts each jsonl to parquet one file at a time.
+ * card. Streams users twice: pass 1 names every candidate row (from a `packed-v2` memory
+ * record's index: no decoding) and writes the eval sets; the mix then chooses; pass 2 decodes
+ * each memory record once and builds only the kept rows, which go to the jsonl files and, batch
+ * by batch, to the Parquet encoder on this thread while the workers render the next users.
  *
  * @example const summary = await exportDataset('out/quickstart', { config: ExportConfig.parse({}), seed: 42 });
  */
@@ -115,11 +116,15 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     // Pass 1: candidate ids per split and task; evaluation sets.
     const sftIds = { train: new Map<string, string[]>(), test: new Map<string, string[]>() };
     const rlIds = { train: new Map<string, string[]>(), test: new Map<string, string[]>() };
+    // Each id's rank in the mix's seeded order (computed by the scan), parallel to the id lists.
+    const sftRanks = { train: new Map<string, string[]>(), test: new Map<string, string[]>() };
+    const rlRanks = { train: new Map<string, string[]>(), test: new Map<string, string[]>() };
     const mme = createPersonaMmeWriter(join(outDir, 'eval', 'persona-mme'), config);
     const personamem = createPersonaMemWriter(join(outDir, 'eval', 'personamem'), config);
     const locomo: unknown[] = [];
     const locomoUsers: Record<string, string> = {};
-    const seen = new Set<string>();
+    // Users the scan read (the others failed a schema), with the fingerprint of their rows.
+    const digests = new Map<string, string>();
     const scans =
       pool === null
         ? inline(readExportLines(runDir, exclude), (lines) => scanUser(lines, config, seed))
@@ -130,34 +135,21 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     for await (const { item: lines, result: scan } of scans) {
       if (!scan.ok) continue;
       const split = scan.split;
-      seen.add(lines.userId);
       for (const path of scan.imagePaths) imagePaths.add(path);
       summary.users[split]++;
       realizers.add(scan.realizer);
       if (scan.dialogueOffline) summary.offline.realizer = true;
       if (scan.memoryOffline) summary.offline.memory = true;
-      // A row ms-swift would train on wrongly (an empty message, a tag without its image) is never
-      // written: it is listed with its reasons (validate's training_rows rule should have caught it).
+      digests.set(lines.userId, scan.digest);
       for (const candidate of scan.candidates) {
-        if (candidate.problems.length === 0) {
-          push((candidate.kind === 'sft' ? sftIds : rlIds)[split], candidate.task, candidate.id);
-          continue;
-        }
-        summary.rejectedRows.count++;
-        if (summary.rejectedRows.examples.length < 20)
-          summary.rejectedRows.examples.push({ id: candidate.id, reasons: candidate.problems });
+        const ids = (candidate.kind === 'sft' ? sftIds : rlIds)[split];
+        push(ids, candidate.task, candidate.id);
+        push((candidate.kind === 'sft' ? sftRanks : rlRanks)[split], candidate.task, candidate.rank);
       }
-      if (config.eval.splits.includes(split)) {
+      if (scan.evalBundle !== undefined) {
         // The evaluation sets read the plan and the dialogue only (checked by the scan), without
         // the rounds and questions validate quarantined.
-        const bundle: ExportBundle = pruneBundle(
-          {
-            plan: UserPlan.parse(JSON.parse(lines.plan)),
-            dialogue: UserDialogue.parse(JSON.parse(lines.dialogue)),
-            memory: null,
-          },
-          lines.drops,
-        );
+        const bundle: ExportBundle = { ...scan.evalBundle, memory: null };
         await mme.addUser(bundle);
         personamem.addUser(bundle);
         const sample = buildLocomoSample(bundle, config);
@@ -185,12 +177,14 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
         sftIds[split],
         mixQuotas(summary.candidates.sft[split], config.sft.mix as MixConfig),
         seed,
+        sftRanks[split],
       ))
         keep.add(id);
       for (const id of selectByQuota(
         rlIds[split],
         mixQuotas(summary.candidates.rl[split], config.rl.mix as MixConfig),
         seed,
+        rlRanks[split],
       ))
         keep.add(id);
     }
@@ -205,36 +199,58 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
         test: await openJsonlWriter(join(outDir, 'rl', 'test.jsonl')),
       },
     };
-    const users = only(readExportLines(runDir, exclude), (lines) => seen.has(lines.userId));
+    // Parquet is encoded on this thread while the workers render the next users' rows.
+    const parquetWriters = config.parquet
+      ? {
+          sft: {
+            train: openParquetWriter(join(outDir, 'sft', 'train.parquet'), SFT_COLUMNS),
+            test: openParquetWriter(join(outDir, 'sft', 'test.parquet'), SFT_COLUMNS),
+          },
+          rl: {
+            train: openParquetWriter(join(outDir, 'rl', 'train.parquet'), RL_COLUMNS),
+            test: openParquetWriter(join(outDir, 'rl', 'test.parquet'), RL_COLUMNS),
+          },
+        }
+      : null;
+    // Rows are made from plans and memory records: the dialogues are read again only when some
+    // users lost rounds to quarantine (their plan and memory are pruned against the dialogue).
+    const drops = await readUnitDrops(runDir);
+    const users = only(readExportLines(runDir, exclude, { drops, dialogues: drops.size > 0 }), (lines) =>
+      digests.has(lines.userId),
+    );
     if (pool !== null) await pool.broadcast({ kind: 'keep', ids: [...keep] } satisfies ExportJob);
     const rendered =
       pool === null
         ? inline(users, (lines) => renderKeptRows(lines, config, seed, keep))
         : pool.map<ExportLines, UserRows>(users, (lines) => ({ kind: 'rows', lines }) satisfies ExportJob);
-    for await (const { result } of rendered) {
+    for await (const { item: lines, result } of rendered) {
+      if (result.digest !== digests.get(lines.userId))
+        throw new InputError(
+          join(runDir, 'memory/memory.jsonl'),
+          `user ${lines.userId}: the record names other rows than its index did in the first pass (the run changed during export, or the record's index disagrees with its traces)`,
+        );
+      // A row ms-swift would train on wrongly (an empty message, a tag without its image) is never
+      // written: it is listed with its reasons (validate's training_rows rule should have caught it).
+      for (const rejected of result.rejected) {
+        summary.rejectedRows.count++;
+        if (summary.rejectedRows.examples.length < 20)
+          summary.rejectedRows.examples.push({ id: rejected.id, reasons: rejected.problems });
+      }
       for (const row of result.rows) {
         await writers[row.kind][result.split].writeLine(row.json);
+        parquetWriters?.[row.kind][result.split].push(row.json);
         const byTask = summary[row.kind][result.split];
         byTask[row.task] = (byTask[row.task] ?? 0) + 1;
       }
     }
-    for (const kind of ['sft', 'rl'] as const) for (const split of SPLITS) await writers[kind][split].close();
-  } finally {
-    await pool?.close();
-  }
-  if (config.parquet) {
-    // Batch by batch from the jsonl just written: memory stays bounded by one row group. On this
-    // thread, once the workers are gone: each thread converting would hold its own WebAssembly
-    // memory, which never shrinks (measured: +200 MB peak RSS for 2 threads).
     for (const kind of ['sft', 'rl'] as const) {
       for (const split of SPLITS) {
-        await writeParquetFromJsonl(
-          join(outDir, kind, `${split}.jsonl`),
-          join(outDir, kind, `${split}.parquet`),
-          kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS,
-        );
+        await writers[kind][split].close();
+        await parquetWriters?.[kind][split].close();
       }
     }
+  } finally {
+    await pool?.close();
   }
   if (config.copyImages)
     summary.images = await copyImages(

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { ExportConfig } from '../schemas/export-config.js';
 import type { UserMemory } from '../schemas/memory.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import type { UserPlan } from '../schemas/plan.js';
 import { sha256 } from '../util/hash.js';
-import { type ExportLines, parseExportLines } from './read-run.js';
+import { quotaRank } from './mix.js';
+import { type ExportBundle, type ExportLines, parseExportLines } from './read-run.js';
 import { rowShapeProblems } from './row-shape.js';
 import {
   type Candidate,
@@ -16,9 +18,9 @@ import {
 
 /**
  * Export's per-user work, the same on the main thread and on worker threads (`exportUserJob`):
- * pass 1 scans a user (schema checks, every candidate row built once to check its shape), pass 2
- * renders the kept rows as the JSON lines the writers append. The results are plain data, so the
- * caller assembles the same bytes whichever thread did the work.
+ * pass 1 scans a user (schema checks, every candidate row named), pass 2 builds the kept rows,
+ * checks their shape and renders them as the JSON lines the writers append. The results are
+ * plain data, so the caller assembles the same bytes whichever thread did the work.
  */
 export type Split = 'train' | 'test';
 
@@ -47,12 +49,13 @@ export function splitOf(bundle: Pick<RowSource, 'plan'>, config: ExportConfig, s
   return draw < config.split.testRatio ? 'test' : 'train';
 }
 
-/** One candidate after its shape check: `problems` is empty for a row export may write. */
+/** One candidate row, named (pass 1 does not build rows), with its place in the mix's order. */
 export interface ScannedCandidate {
   kind: 'sft' | 'rl';
   task: string;
   id: string;
-  problems: string[];
+  /** `quotaRank` of the id. */
+  rank: string;
 }
 
 export type UserScan =
@@ -66,11 +69,21 @@ export type UserScan =
       /** Pool-relative paths of the images the dialogue shows, in turn order. */
       imagePaths: string[];
       candidates: ScannedCandidate[];
+      /** Fingerprint of the candidate ids in order: pass 2 must name the same rows. */
+      digest: string;
+      /** For users of the evaluation splits: plan and dialogue (schema-checked, pruned) for the eval sets. */
+      evalBundle?: Pick<ExportBundle, 'plan' | 'dialogue'>;
     };
 
-/** Pass 1 for one user. `{ ok: false }` when a record fails its schema (the user is left out). */
+/**
+ * Pass 1 for one user: the records' schema checks and every candidate row named, none built.
+ * A `packed-v2` memory record names its traces and trajectories in its index, so its bulky
+ * fields are not decoded here (they are, once, in pass 2); older forms, and users validate
+ * quarantined rounds of (whose traces are pruned by content), decode them. `{ ok: false }` when
+ * a record fails its schema (the user is left out).
+ */
 export function scanUser(lines: ExportLines, config: ExportConfig, seed: number): UserScan {
-  const bundle = parseExportLines(lines, { memoryFields: MEMORY_FIELDS });
+  const bundle = parseExportLines(lines, { memoryFields: MEMORY_FIELDS, catalogue: true });
   if (bundle === null) return { ok: false };
   const pool = new Map(bundle.plan.images.map((image) => [image.id, image.path]));
   const imagePaths: string[] = [];
@@ -78,21 +91,24 @@ export function scanUser(lines: ExportLines, config: ExportConfig, seed: number)
     for (const turn of session.turns) for (const id of turn.images) imagePaths.push(pool.get(id) ?? id);
   }
   const candidates: ScannedCandidate[] = [];
-  for (const { kind, candidate } of candidatesOf(bundle, config))
-    candidates.push({
-      kind,
-      task: candidate.task,
-      id: candidate.id,
-      problems: rowShapeProblems(candidate.shape()),
-    });
+  const digest = createHash('sha1');
+  for (const { kind, candidate } of candidatesOf(bundle, config)) {
+    candidates.push({ kind, task: candidate.task, id: candidate.id, rank: quotaRank(seed, candidate.id) });
+    digest.update(`${candidate.id}\n`);
+  }
+  const split = splitOf(bundle, config, seed);
   return {
     ok: true,
-    split: splitOf(bundle, config, seed),
+    split,
     realizer: bundle.dialogue.realizer,
     dialogueOffline: bundle.dialogue.offline,
     memoryOffline: bundle.memory?.offline === true,
     imagePaths,
     candidates,
+    digest: digest.digest('hex'),
+    ...(config.eval.splits.includes(split)
+      ? { evalBundle: { plan: bundle.plan, dialogue: bundle.dialogue } }
+      : {}),
   };
 }
 
@@ -100,9 +116,13 @@ export function scanUser(lines: ExportLines, config: ExportConfig, seed: number)
 export interface UserRows {
   split: Split;
   rows: Array<{ kind: 'sft' | 'rl'; task: string; json: string }>;
+  /** Kept rows ms-swift would train on wrongly (see `rowShapeProblems`): not written. */
+  rejected: Array<{ id: string; problems: string[] }>;
+  /** Fingerprint of every candidate id in order (the same as pass 1's, or the records changed). */
+  digest: string;
 }
 
-/** Pass 2 for one user: only the kept candidates are built. */
+/** Pass 2 for one user: the memory record decoded, only the kept candidates built and checked. */
 export function renderKeptRows(
   lines: ExportLines,
   config: ExportConfig,
@@ -126,12 +146,22 @@ export function renderKeptRows(
           ) as UserMemory),
   };
   const rows: UserRows['rows'] = [];
+  const rejected: UserRows['rejected'] = [];
+  const digest = createHash('sha1');
   for (const { kind, candidate } of candidatesOf(bundle, config)) {
+    digest.update(`${candidate.id}\n`);
     if (!keep.has(candidate.id)) continue;
-    const columns = kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS;
-    rows.push({ kind, task: candidate.task, json: JSON.stringify(pick(candidate.build(), columns)) });
+    const row = candidate.build();
+    const problems = rowShapeProblems(row);
+    if (problems.length > 0) rejected.push({ id: candidate.id, problems });
+    else
+      rows.push({
+        kind,
+        task: candidate.task,
+        json: JSON.stringify(pick(row, kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS)),
+      });
   }
-  return { split: splitOf(bundle, config, seed), rows };
+  return { split: splitOf(bundle, config, seed), rows, rejected, digest: digest.digest('hex') };
 }
 
 /** A user's SFT candidates, then its RL candidates, each with its kind. */

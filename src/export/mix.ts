@@ -30,9 +30,15 @@ export function mixQuotas(available: Record<string, number>, mix: MixConfig): Re
   return quotas;
 }
 
+/** A candidate's place in the seeded order `selectByQuota` keeps from (sha256 of seed and id, hex). */
+export function quotaRank(seed: number, id: string): string {
+  return sha256(`${seed}\u241f${id}`);
+}
+
 /**
- * Picks which candidate ids to keep: per task, the `quota` ids with the smallest seeded hash,
- * so the choice is deterministic and independent of input order.
+ * Picks which candidate ids to keep: per task, the `quota` ids with the smallest seeded hash
+ * (`quotaRank`), so the choice is deterministic and independent of input order. `ranks` gives
+ * the ranks already computed (parallel to each task's ids, e.g. by export's worker threads).
  *
  * @example selectByQuota(new Map([['a', ['x', 'y']]]), { a: 1 }, 42) // Set { 'x' } or Set { 'y' }
  */
@@ -40,13 +46,15 @@ export function selectByQuota(
   idsByTask: Map<string, string[]>,
   quotas: Record<string, number>,
   seed: number,
+  ranks?: ReadonlyMap<string, readonly string[]>,
 ): Set<string> {
   const keep = new Set<string>();
   for (const [task, ids] of idsByTask) {
     const quota = quotas[task] ?? 0;
     if (quota === 0) continue;
+    const given = ranks?.get(task);
     const ranked = ids
-      .map((id) => ({ id, rank: sha256(`${seed}\u241f${id}`) }))
+      .map((id, i) => ({ id, rank: given?.[i] ?? quotaRank(seed, id) }))
       .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
     for (const { id } of ranked.slice(0, quota)) keep.add(id);
   }

@@ -12,6 +12,7 @@ import {
 } from 'apache-arrow';
 import * as parquet from 'parquet-wasm';
 import { writeFileAtomic } from '../util/fs.js';
+import { readLines } from '../util/read-lines.js';
 
 const utf8Field = (name: string) => new Field(name, new Utf8(), false);
 const MESSAGE = new Struct([utf8Field('role'), utf8Field('content')]);
@@ -141,9 +142,66 @@ export async function writeParquetFile(
 const BATCH_BYTES = 32 * 1024 * 1024;
 
 /**
- * Converts a JSON Lines file to Parquet batch by batch (≤ 4,096 rows or ≈ 32 MB of JSON per row
- * group) through parquet-wasm's streaming writer, so memory stays bounded by one batch whatever
- * the file size. Returns the Parquet size in bytes.
+ * A Parquet file written from JSON lines pushed one at a time, batch by batch (≤ 4,096 rows or
+ * ≈ 32 MB of JSON per row group) through parquet-wasm's streaming writer: memory stays bounded by
+ * one batch whatever the file size, and the encoding runs while the caller produces the next
+ * lines. The same lines give the same bytes as `writeParquetFromJsonl` over a file of them.
+ *
+ * @example const out = openParquetWriter('export/sft/train.parquet', SFT_COLUMNS); await out.push(line); await out.close();
+ */
+export function openParquetWriter(parquetPath: string, columns: readonly string[]) {
+  let controller!: ReadableStreamDefaultController<unknown>;
+  const batches = new ReadableStream({
+    start(c) {
+      controller = c;
+    },
+  });
+  const properties = new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build();
+  // The encoded bytes are collected as the writer produces them (a failure surfaces on close).
+  const output = (async () => {
+    const stream = await parquet.transformParquetStream(batches, properties);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  })();
+  output.catch(() => {});
+  let rows: string[] = [];
+  let bytes = 0;
+  let any = false;
+  const flush = () => {
+    any = true;
+    const wasm = parquet.Table.fromIPCStream(
+      encodeIpc(
+        rows.map((line) => JSON.parse(line) as Record<string, unknown>),
+        columns,
+      ),
+    );
+    for (const batch of wasm.recordBatches()) controller.enqueue(batch);
+    rows = [];
+    bytes = 0;
+  };
+  return {
+    /** Appends one row given as its JSON line. */
+    push(line: string): void {
+      if (line.trim() === '') return;
+      rows.push(line);
+      bytes += line.length;
+      if (rows.length >= BATCH_ROWS || bytes >= BATCH_BYTES) flush();
+    },
+    /** Encodes what is left, writes the file atomically and returns its size in bytes. */
+    async close(): Promise<number> {
+      // A file without rows still holds one empty row group: its schema.
+      if (rows.length > 0 || !any) flush();
+      controller.close();
+      const data = await output;
+      await writeFileAtomic(parquetPath, data);
+      return data.byteLength;
+    },
+  };
+}
+
+/**
+ * Converts a JSON Lines file to Parquet (see `openParquetWriter`). Returns the Parquet size in bytes.
  *
  * @example await writeParquetFromJsonl('export/rl/train.jsonl', 'export/rl/train.parquet', RL_COLUMNS);
  */
@@ -152,47 +210,7 @@ export async function writeParquetFromJsonl(
   parquetPath: string,
   columns: readonly string[],
 ): Promise<number> {
-  const { createReadStream } = await import('node:fs');
-  const { createInterface } = await import('node:readline');
-  const lines = createInterface({
-    input: createReadStream(jsonlPath, { encoding: 'utf8' }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  })[Symbol.asyncIterator]();
-  let done = false;
-  let any = false;
-  const nextBatch = async (): Promise<Array<Record<string, unknown>>> => {
-    const rows: Array<Record<string, unknown>> = [];
-    let bytes = 0;
-    while (!done && rows.length < BATCH_ROWS && bytes < BATCH_BYTES) {
-      const next = await lines.next();
-      if (next.done === true) {
-        done = true;
-        break;
-      }
-      if (next.value.trim() === '') continue;
-      bytes += next.value.length;
-      rows.push(JSON.parse(next.value) as Record<string, unknown>);
-    }
-    return rows;
-  };
-  const batches = new ReadableStream({
-    async pull(controller) {
-      const rows = await nextBatch();
-      if (rows.length === 0 && (any || !done)) {
-        if (done) controller.close();
-        return;
-      }
-      any = true;
-      const wasm = parquet.Table.fromIPCStream(encodeIpc(rows, columns));
-      for (const batch of wasm.recordBatches()) controller.enqueue(batch);
-      if (done) controller.close();
-    },
-  });
-  const properties = new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build();
-  const output = await parquet.transformParquetStream(batches, properties);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of output as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
-  const bytes = Buffer.concat(chunks);
-  await writeFileAtomic(parquetPath, bytes);
-  return bytes.byteLength;
+  const writer = openParquetWriter(parquetPath, columns);
+  for await (const line of readLines(jsonlPath)) writer.push(line);
+  return writer.close();
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserDialogue } from '../schemas/dialogue.js';
 import { type UserMemory, UserMemoryRecord } from '../schemas/memory.js';
-import { PACKED_FIELDS, type PackedField } from '../schemas/memory-pack.js';
+import { PACKED_FIELDS, type PackedField, readPackedIndex } from '../schemas/memory-pack.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
 import { readLines } from '../util/read-lines.js';
@@ -43,12 +43,15 @@ export interface ExportLines {
 export async function* readExportLines(
   runDir: string,
   exclude: ReadonlySet<string> = new Set(),
-  options: { drops?: ReadonlyMap<string, UserDrops> } = {},
+  options: { drops?: ReadonlyMap<string, UserDrops>; dialogues?: boolean } = {},
 ): AsyncGenerator<ExportLines> {
   // Quarantined rounds and sessions of users otherwise kept, and the questions they carried.
   const drops = options.drops ?? (await readUnitDrops(runDir));
   const memoryPath = join(runDir, EXPORT_INPUTS.memory);
-  const dialogues = rawRecords(join(runDir, EXPORT_INPUTS.synth));
+  // Without the dialogue file (`dialogues: false`, a pass that reads plans and memory only)
+  // every user's `dialogue` is "" and users are not joined against it.
+  const withDialogues = options.dialogues ?? true;
+  const dialogues = withDialogues ? rawRecords(join(runDir, EXPORT_INPUTS.synth)) : noRecords();
   const memories = existsSync(memoryPath) ? rawRecords(memoryPath) : null;
   let dialogue = await pull(dialogues);
   let memory = memories === null ? null : await pull(memories);
@@ -58,13 +61,13 @@ export async function* readExportLines(
       while (dialogue !== null && dialogue.userId < userId) dialogue = await pull(dialogues);
       while (memories !== null && memory !== null && memory.userId < userId) memory = await pull(memories);
       // Quarantined users cost a regex, not a parse.
-      if (exclude.has(userId) || dialogue?.userId !== userId) continue;
+      if (exclude.has(userId) || (withDialogues && dialogue?.userId !== userId)) continue;
       if (memories !== null && memory?.userId !== userId) continue;
       const userDrops = drops.get(userId);
       yield {
         userId,
         plan: plan.line,
-        dialogue: dialogue.line,
+        dialogue: withDialogues ? (dialogue?.line ?? '') : '',
         memory: memory?.line ?? null,
         ...(userDrops === undefined ? {} : { drops: userDrops }),
       };
@@ -102,18 +105,20 @@ export async function* readExportBundles(
  * One user's lines → its bundle, or null when a record fails its schema. `trusted` skips the
  * schema work (files already checked once). Memory records were schema-checked by the memory
  * stage when written (and by validate): only their envelope is checked, and only `fields` of a
- * packed record are decoded (export never reads the PersonaTree versions).
+ * packed record are decoded (export never reads the PersonaTree versions), or none with
+ * `catalogue` (see `readMemory`).
  */
 export function parseExportLines(
   lines: ExportLines,
-  options: { trusted?: boolean; memoryFields?: readonly PackedField[] } = {},
+  options: { trusted?: boolean; memoryFields?: readonly PackedField[]; catalogue?: boolean } = {},
 ): ExportBundle | null {
   const rawMemory =
     lines.memory === null
       ? null
-      : decodeUserMemoryFields(
+      : readMemory(
           JSON.parse(lines.memory) as Record<string, unknown>,
           options.memoryFields ?? PACKED_FIELDS,
+          options.catalogue === true && lines.drops === undefined,
         );
   if (options.trusted === true) {
     return pruneBundle(
@@ -136,6 +141,27 @@ export function parseExportLines(
   );
 }
 
+/**
+ * A stored memory record with `fields` decoded; with `catalogue`, a `packed-v2` record instead
+ * gets its index as stand-ins — traces as `{ id, task }`, trajectories as `{ qaId }`, no
+ * snapshots: enough to name the rows it yields (what export's first pass does), not to build them.
+ */
+function readMemory(
+  stored: Record<string, unknown>,
+  fields: readonly PackedField[],
+  catalogue: boolean,
+): Record<string, unknown> {
+  const index = catalogue ? readPackedIndex(stored.packed) : null;
+  if (index === null) return decodeUserMemoryFields(stored, fields);
+  const { packed: _packed, ...envelope } = stored;
+  return {
+    ...envelope,
+    snapshots: [],
+    traces: index.traces.map(([id, task]) => ({ id, task })),
+    trajectories: index.trajectories.map((qaId) => ({ qaId })),
+  };
+}
+
 /** The fields export relies on being present before it trusts a memory record. */
 const MemoryEnvelope = UserMemoryRecord.pick({ schemaVersion: true, userId: true, offline: true }).loose();
 
@@ -153,6 +179,8 @@ async function* rawRecords(path: string): AsyncGenerator<{ userId: string; line:
     yield { userId, line };
   }
 }
+
+async function* noRecords(): AsyncGenerator<{ userId: string; line: string }> {}
 
 async function pull(
   iterator: AsyncGenerator<{ userId: string; line: string }>,

@@ -3,7 +3,7 @@ import type { MemorySnapshot } from './memory.js';
 import { decodeSnapshots, type EncodedSnapshots, encodeSnapshots } from './snapshot-codec.js';
 
 /**
- * A memory record's bulky fields stored packed (`packed-v1`): each of `snapshots`, `traces`,
+ * A memory record's bulky fields stored packed (`packed-v2`): each of `snapshots`, `traces`,
  * `tree` and `trajectories` becomes the base64 of a brotli stream of its JSON, after two
  * lossless steps that remove what the record repeats by construction:
  *
@@ -17,27 +17,40 @@ import { decodeSnapshots, type EncodedSnapshots, encodeSnapshots } from './snaps
  * again in a trajectory's `retrievedBlock`). Fields are packed separately, so a reader that needs
  * only the snapshots (the report) decodes only them. Decoding gives the record back exactly: same
  * values, same key order; turns quoted twice become the same object (readers never mutate).
+ * `packed-v2` adds `index`, the record's catalogue (trace ids and tasks, trajectory question
+ * ids): `packed-v1` records (without it) are still read.
  */
-export const PACKED_ENCODING = 'packed-v1';
+export const PACKED_ENCODING = 'packed-v2';
+/** The first packed form: the same fields without `index`. Still read. */
+export const PACKED_V1 = 'packed-v1';
 
 export const PACKED_FIELDS = ['snapshots', 'traces', 'tree', 'trajectories'] as const;
 export type PackedField = (typeof PACKED_FIELDS)[number];
 
 export interface PackedRecord {
-  encoding: typeof PACKED_ENCODING;
+  encoding: typeof PACKED_ENCODING | typeof PACKED_V1;
   snapshots: string;
   traces: string;
   tree: string;
   trajectories: string;
+  /** `packed-v2`: the record's catalogue (see `MemoryIndex`), packed like the fields. */
+  index?: string;
+}
+
+/**
+ * What a record holds, without its content (`packed-v2`): each trace's id and task, each
+ * trajectory's question id, in record order. A reader that only names the rows a record yields
+ * (export's first pass) reads this instead of decoding the traces.
+ */
+export interface MemoryIndex {
+  traces: Array<[id: string, task: string]>;
+  trajectories: string[];
 }
 
 export function isPacked(value: unknown): value is PackedRecord {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    (value as { encoding?: unknown }).encoding === PACKED_ENCODING
-  );
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const encoding = (value as { encoding?: unknown }).encoding;
+  return encoding === PACKED_ENCODING || encoding === PACKED_V1;
 }
 
 /** Brotli quality 2 with a 4 MB window: ~7× smaller than the JSON at a fraction of its serialization time. */
@@ -53,12 +66,12 @@ function compress(json: string): string {
   }).toString('base64');
 }
 
-function decompress(data: string, field: string): unknown {
+function decompress(data: string, field: string, encoding: string = PACKED_ENCODING): unknown {
   try {
     return JSON.parse(brotliDecompressSync(Buffer.from(data, 'base64')).toString('utf8'));
   } catch (error) {
     throw new Error(
-      `memory record field "${field}" (${PACKED_ENCODING}) cannot be decoded: ${(error as Error).message}`,
+      `memory record field "${field}" (${encoding}) cannot be decoded: ${(error as Error).message}`,
     );
   }
 }
@@ -241,7 +254,33 @@ export function packFields(record: {
     traces: compress(JSON.stringify(encodeTraces(record.traces))),
     tree: compress(JSON.stringify(record.tree)),
     trajectories: compress(JSON.stringify(record.trajectories)),
+    index: compress(JSON.stringify(indexOf(record))),
   };
+}
+
+function indexOf(record: {
+  traces: ReadonlyArray<Record<string, unknown>>;
+  trajectories: unknown;
+}): MemoryIndex {
+  return {
+    traces: record.traces.map((trace) => [String(trace.id), String(trace.task)]),
+    trajectories: (record.trajectories as Array<{ qaId: unknown }>).map((trajectory) =>
+      String(trajectory.qaId),
+    ),
+  };
+}
+
+/**
+ * The catalogue of a `packed-v2` record (null for older forms, which hold none).
+ *
+ * @example readPackedIndex(JSON.parse(line).packed)?.traces.length
+ */
+export function readPackedIndex(packed: unknown): MemoryIndex | null {
+  if (!isPacked(packed) || typeof packed.index !== 'string') return null;
+  const index = decompress(packed.index, 'index') as MemoryIndex;
+  if (!Array.isArray(index?.traces) || !Array.isArray(index.trajectories))
+    throw new Error(`memory record field "index" (${PACKED_ENCODING}) is not a catalogue`);
+  return index;
 }
 
 /** Decodes the packed fields asked for (all by default), in `PACKED_FIELDS` order. */
@@ -253,8 +292,8 @@ export function unpackFields(
   for (const field of PACKED_FIELDS) {
     if (!fields.includes(field)) continue;
     if (typeof packed[field] !== 'string')
-      throw new Error(`memory record (${PACKED_ENCODING}) has no "${field}"`);
-    const value = decompress(packed[field], field);
+      throw new Error(`memory record (${packed.encoding}) has no "${field}"`);
+    const value = decompress(packed[field], field, packed.encoding);
     if (field === 'snapshots') out.snapshots = decodeSnapshots(value as EncodedSnapshots);
     else if (field === 'traces')
       out.traces = decodeTraces(value as { turns: TurnShape[]; traces: Array<Record<string, unknown>> });

@@ -5,9 +5,9 @@ import { decodeSharedMemoryRecord } from './snapshot-codec.js';
 /**
  * How `memory/memory.jsonl` stores a record, and the one place every reader decodes it.
  *
- * Written: `packed-v1` (memory-pack.ts): the envelope (`schemaVersion`, `userId`, `offline`,
+ * Written: `packed-v2` (memory-pack.ts): the envelope (`schemaVersion`, `userId`, `offline`,
  * `stats`) stays plain JSON, the bulky fields go under `packed`. Read: that, and every earlier
- * form — `shared-v1` (shared subtrees), `delta-v1` (snapshot deltas), full records.
+ * form — `packed-v1` (no index), `shared-v1` (shared subtrees), `delta-v1` (snapshot deltas), full records.
  * `UserMemory.parse` decodes through `decodeUserMemoryRecord`; raw readers that skip the schema
  * (export, report) call it, or `decodeUserMemoryFields` for the fields they use.
  */
@@ -16,7 +16,7 @@ import { decodeSharedMemoryRecord } from './snapshot-codec.js';
 const KEY_ORDER = ['schemaVersion', 'userId', 'offline', ...PACKED_FIELDS, 'stats'] as const;
 
 /**
- * A full memory record → its storage form (`packed-v1`).
+ * A full memory record → its storage form (`packed-v2`).
  *
  * @example JSON.stringify(decodeUserMemoryRecord(JSON.parse(JSON.stringify(encodeUserMemoryRecord(r))))) === JSON.stringify(r)
  */

@@ -245,9 +245,9 @@ export const UserMemoryRecord = z
 export type UserMemory = z.infer<typeof UserMemoryRecord>;
 
 /**
- * A `memory.jsonl` record as read from disk: packed (`packed-v1`, memory-pack.ts), with shared
- * subtrees (`shared-v1`), snapshots as deltas (`delta-v1`) or in full (older runs) all parse to
- * the full record (memory-record-codec.ts).
+ * A `memory.jsonl` record as read from disk: packed (`packed-v2`, or `packed-v1` without its
+ * index; memory-pack.ts), with shared subtrees (`shared-v1`), snapshots as deltas (`delta-v1`)
+ * or in full (older runs) all parse to the full record (memory-record-codec.ts).
  */
 export const UserMemory = z.preprocess((raw, ctx) => {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;

@@ -1,11 +1,13 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type ExportSummary, exportDataset, listFiles, PERSONAMEM_COLUMNS } from '../../src/export/index.js';
 import { ExportConfig } from '../../src/schemas/export-config.js';
+import { readPackedIndex } from '../../src/schemas/memory-pack.js';
 import { encodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js';
 import { ValidateConfig } from '../../src/schemas/validate-config.js';
 import { writeJson } from '../../src/util/fs.js';
@@ -296,16 +298,94 @@ describe('the same bytes however the run is stored and however many threads expo
     await sameFiles(threads);
   }, 60_000);
 
-  it('from memory records stored packed (packed-v1) instead of in full', async () => {
-    const packedRun = join(root, 'packed-run');
+  /** A copy of the run whose memory records are stored packed, each record passed through `edit`. */
+  const packedCopy = async (name: string, edit: (record: Record<string, unknown>, i: number) => void) => {
+    const packedRun = join(root, name);
     await cp(runDir, packedRun, { recursive: true });
     await rm(join(packedRun, 'export'), { recursive: true, force: true });
     const memoryFile = join(packedRun, 'memory', 'memory.jsonl');
-    const stored = (await lines(memoryFile)).map((record) => JSON.stringify(encodeUserMemoryRecord(record)));
-    expect(stored[0]).toContain('"packed":{"encoding":"packed-v1"');
+    const stored = (await lines(memoryFile)).map((record, i) => {
+      const packed = encodeUserMemoryRecord(record);
+      edit(packed, i);
+      return JSON.stringify(packed);
+    });
     await writeFile(memoryFile, `${stored.join('\n')}\n`);
+    return { packedRun, first: stored[0] as string };
+  };
+
+  it('from memory records stored packed (packed-v2, rows named from its index) instead of in full', async () => {
+    const { packedRun, first } = await packedCopy('packed-run', () => {});
+    expect(first).toContain('"packed":{"encoding":"packed-v2"');
     await exportDataset(packedRun, { config, seed: 42, generation: { pipeline: 'test' }, workers: 2 });
     await sameFiles(join(packedRun, 'export'));
+  }, 60_000);
+
+  it('from packed-v1 records (no index: the first pass decodes the traces)', async () => {
+    const { packedRun } = await packedCopy('packed-v1-run', (record) => {
+      const packed = record.packed as Record<string, unknown>;
+      packed.encoding = 'packed-v1';
+      delete packed.index;
+    });
+    await exportDataset(packedRun, { config, seed: 42, generation: { pipeline: 'test' } });
+    await sameFiles(join(packedRun, 'export'));
+  }, 60_000);
+
+  it('stops with the file and user named when a record names other rows than its index', async () => {
+    let user = '';
+    const { packedRun } = await packedCopy('packed-lying-index', (record, i) => {
+      if (i !== 1) return;
+      user = String(record.userId);
+      // An index that leaves the first trace out: pass 1 names rows pass 2 does not find alike.
+      const packed = record.packed as Record<string, unknown>;
+      const index = readPackedIndex(packed)!;
+      packed.index = brotliCompressSync(JSON.stringify({ ...index, traces: index.traces.slice(1) })).toString(
+        'base64',
+      );
+    });
+    const failed = exportDataset(packedRun, {
+      config,
+      seed: 42,
+      generation: { pipeline: 'test' },
+      workers: 2,
+    });
+    await expect(failed).rejects.toThrow(/memory\.jsonl/);
+    await expect(failed).rejects.toThrow(
+      new RegExp(`user ${user}: the record names other rows than its index`),
+    );
+  }, 60_000);
+});
+
+describe('rows ms-swift would train on wrongly', () => {
+  it('are left out and listed with their reasons, the rest written', async () => {
+    const broken = join(root, 'broken-rows');
+    await cp(runDir, broken, { recursive: true });
+    await rm(join(broken, 'export'), { recursive: true, force: true });
+    const memoryFile = join(broken, 'memory', 'memory.jsonl');
+    const records = await lines(memoryFile);
+    // An empty target on every core_update trace: ms-swift would learn to say nothing.
+    let emptied = 0;
+    for (const record of records)
+      for (const trace of record.traces)
+        if (trace.task === 'core_update') {
+          trace.gold.text = '';
+          emptied++;
+        }
+    expect(emptied).toBeGreaterThan(0);
+    await writeFile(memoryFile, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    const result = await exportDataset(broken, {
+      config,
+      seed: 42,
+      generation: { pipeline: 'test' },
+      workers: 2,
+    });
+    expect(result.rejectedRows.count).toBe(
+      (summary.sft.train.core_update ?? 0) + (summary.sft.test.core_update ?? 0),
+    );
+    expect(result.rejectedRows.examples[0]?.reasons).toEqual(['message 2 (assistant) is empty']);
+    expect(result.sft.train.core_update).toBeUndefined();
+    expect(result.sft.train.reasoning).toBe(summary.sft.train.reasoning);
+    const rows = await lines(join(broken, 'export', 'sft', 'train.jsonl'));
+    expect(rows.some((row) => row.task === 'core_update')).toBe(false);
   }, 60_000);
 });
 

@@ -4,7 +4,7 @@ import { replayMemory } from '../../src/memory/replay.js';
 import { createOfflineEmbedder } from '../../src/memory/retrieval/offline-embedder.js';
 import { buildUserPlan } from '../../src/plan/build-user-plan.js';
 import { UserMemory } from '../../src/schemas/memory.js';
-import { PACKED_ENCODING, packFields, unpackFields } from '../../src/schemas/memory-pack.js';
+import { PACKED_ENCODING, packFields, readPackedIndex, unpackFields } from '../../src/schemas/memory-pack.js';
 import {
   decodeUserMemoryFields,
   decodeUserMemoryRecord,
@@ -30,7 +30,7 @@ async function replayedUser(): Promise<UserMemory> {
 
 const stored = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 
-describe('memory records packed (packed-v1)', async () => {
+describe('memory records packed (packed-v2)', async () => {
   const record = UserMemory.parse(stored(await replayedUser()));
   const json = JSON.stringify(record);
 
@@ -115,25 +115,41 @@ describe('memory records packed (packed-v1)', async () => {
   });
 
   it('still reads every earlier form to the same record', () => {
+    // packed-v1: the packed form before it carried its index.
+    const v1 = stored(encodeUserMemoryRecord(record)) as { packed: Record<string, unknown> };
+    v1.packed.encoding = 'packed-v1';
+    delete v1.packed.index;
     const forms = [
       stored(record),
       stored({ ...record, snapshots: encodeSnapshots(record.snapshots) }),
       stored(encodeSharedMemoryRecord(record)),
+      v1,
       stored(encodeUserMemoryRecord(record)),
     ];
+    expect(readPackedIndex(v1.packed)).toBeNull();
     for (const form of forms) {
       expect(JSON.stringify(decodeUserMemoryRecord(form))).toBe(json);
       expect(UserMemory.parse(form)).toEqual(record);
     }
   });
 
+  it('carries a catalogue of the record: trace ids and tasks, trajectory questions, in order', () => {
+    const index = readPackedIndex(stored(encodeUserMemoryRecord(record)).packed);
+    expect(index?.traces).toEqual(record.traces.map((trace) => [trace.id, trace.task]));
+    expect(index?.trajectories).toEqual(record.trajectories.map((trajectory) => trajectory.qaId));
+    expect(index?.traces.length).toBeGreaterThan(10);
+    const damaged = stored(encodeUserMemoryRecord(record)) as { packed: { index: string } };
+    damaged.packed.index = damaged.packed.index.slice(0, 12);
+    expect(() => readPackedIndex(damaged.packed)).toThrow(/"index" \(packed-v2\) cannot be decoded/);
+  });
+
   it('names the field when packed data is damaged', () => {
     const line = stored(encodeUserMemoryRecord(record)) as { packed: { traces: string } };
     line.packed.traces = `${line.packed.traces.slice(0, 40)}AAAA`;
-    expect(() => decodeUserMemoryRecord(line)).toThrow(/"traces" \(packed-v1\) cannot be decoded/);
+    expect(() => decodeUserMemoryRecord(line)).toThrow(/"traces" \(packed-v2\) cannot be decoded/);
     // Through the schema it is a failed parse (the user is quarantined), not a crash.
     const parsed = UserMemory.safeParse(line);
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.message).toMatch(/"traces" \(packed-v1\)/);
+    expect(parsed.error?.issues[0]?.message).toMatch(/"traces" \(packed-v2\)/);
   });
 });
