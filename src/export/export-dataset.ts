@@ -24,7 +24,7 @@ import { openJsonlWriter } from './jsonl-writer.js';
 import { mixQuotas, selectByQuota } from './mix.js';
 import { openParquetWriter } from './parquet.js';
 import { readUnitDrops } from './prune.js';
-import { type ExportBundle, type ExportLines, readExportLines } from './read-run.js';
+import { type ExportBundle, type ExportSpans, readExportLines, readExportSpans } from './read-run.js';
 
 export { RL_COLUMNS, SFT_COLUMNS } from './export-user.js';
 
@@ -37,6 +37,11 @@ export interface ExportDatasetOptions {
   outDir?: string;
   /** Settings recorded in the dataset card (pipeline name, model per role, …). */
   generation?: Record<string, unknown>;
+  /**
+   * The plan and dialogue files are exactly what this version's stages wrote (see
+   * `StageContext.unchangedOutput`): their records are read without their schemas. @default false
+   */
+  trustedRecords?: boolean;
   /**
    * Worker threads that scan users and render rows (≤ 1: all on this thread). The output is the
    * same bytes either way: results are assembled in user order.
@@ -105,7 +110,7 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
           size: options.workers as number,
           module: new URL('./export-user.ts', import.meta.url),
           exportName: 'exportUserJob',
-          data: { config, seed } satisfies ExportJobData,
+          data: { runDir, config, seed, trusted: options.trustedRecords === true } satisfies ExportJobData,
           // One user's records at a time: a bounded heap keeps the run under its memory budget.
           maxHeapMb: 192,
         })
@@ -125,12 +130,15 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     const locomoUsers: Record<string, string> = {};
     // Users the scan read (the others failed a schema), with the fingerprint of their rows.
     const digests = new Map<string, string>();
+    // With workers, this thread only finds where each user's lines are; the workers read them.
     const scans =
       pool === null
-        ? inline(readExportLines(runDir, exclude), (lines) => scanUser(lines, config, seed))
-        : pool.map<ExportLines, UserScan>(
-            readExportLines(runDir, exclude),
-            (lines) => ({ kind: 'scan', lines }) satisfies ExportJob,
+        ? inline(readExportLines(runDir, exclude), (lines) =>
+            scanUser(lines, config, seed, options.trustedRecords === true),
+          )
+        : pool.map<ExportSpans, UserScan>(
+            readExportSpans(runDir, exclude),
+            (spans) => ({ kind: 'scan', spans }) satisfies ExportJob,
           );
     for await (const { item: lines, result: scan } of scans) {
       if (!scan.ok) continue;
@@ -215,14 +223,18 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     // Rows are made from plans and memory records: the dialogues are read again only when some
     // users lost rounds to quarantine (their plan and memory are pruned against the dialogue).
     const drops = await readUnitDrops(runDir);
-    const users = only(readExportLines(runDir, exclude, { drops, dialogues: drops.size > 0 }), (lines) =>
-      digests.has(lines.userId),
-    );
+    const join2 = { drops, dialogues: drops.size > 0 };
+    const scanned = (user: { userId: string }) => digests.has(user.userId);
     if (pool !== null) await pool.broadcast({ kind: 'keep', ids: [...keep] } satisfies ExportJob);
     const rendered =
       pool === null
-        ? inline(users, (lines) => renderKeptRows(lines, config, seed, keep))
-        : pool.map<ExportLines, UserRows>(users, (lines) => ({ kind: 'rows', lines }) satisfies ExportJob);
+        ? inline(only(readExportLines(runDir, exclude, join2), scanned), (lines) =>
+            renderKeptRows(lines, config, seed, keep),
+          )
+        : pool.map<ExportSpans, UserRows>(
+            only(readExportSpans(runDir, exclude, join2), scanned),
+            (spans) => ({ kind: 'rows', spans }) satisfies ExportJob,
+          );
     for await (const { item: lines, result } of rendered) {
       if (result.digest !== digests.get(lines.userId))
         throw new InputError(
@@ -236,8 +248,11 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
         if (summary.rejectedRows.examples.length < 20)
           summary.rejectedRows.examples.push({ id: rejected.id, reasons: rejected.problems });
       }
+      for (const kind of ['sft', 'rl'] as const) {
+        const rows = result.rows.filter((row) => row.kind === kind).length;
+        if (rows > 0) await writers[kind][result.split].writeBytes(result.jsonl[kind], rows);
+      }
       for (const row of result.rows) {
-        await writers[row.kind][result.split].writeLine(row.json);
         parquetWriters?.[row.kind][result.split].push(row.json);
         const byTask = summary[row.kind][result.split];
         byTask[row.task] = (byTask[row.task] ?? 0) + 1;

@@ -1,11 +1,18 @@
-import { createHash } from 'node:crypto';
+import { InputError } from '../errors/index.js';
 import type { ExportConfig } from '../schemas/export-config.js';
 import type { UserMemory } from '../schemas/memory.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import type { UserPlan } from '../schemas/plan.js';
 import { sha256 } from '../util/hash.js';
 import { quotaRank } from './mix.js';
-import { type ExportBundle, type ExportLines, parseExportLines } from './read-run.js';
+import {
+  EXPORT_INPUTS,
+  type ExportBundle,
+  type ExportLines,
+  type ExportSpans,
+  loadExportLines,
+  parseExportLines,
+} from './read-run.js';
 import { rowShapeProblems } from './row-shape.js';
 import {
   type Candidate,
@@ -14,6 +21,7 @@ import {
   rlCandidateList,
   type SftRow,
   sftCandidateList,
+  traceCandidateId,
 } from './samples.js';
 
 /**
@@ -80,10 +88,11 @@ export type UserScan =
  * A `packed-v2` memory record names its traces and trajectories in its index, so its bulky
  * fields are not decoded here (they are, once, in pass 2); older forms, and users validate
  * quarantined rounds of (whose traces are pruned by content), decode them. `{ ok: false }` when
- * a record fails its schema (the user is left out).
+ * a record fails its schema (the user is left out); `trusted` records (files this version's
+ * stages wrote, unchanged) are not parsed through their schemas.
  */
-export function scanUser(lines: ExportLines, config: ExportConfig, seed: number): UserScan {
-  const bundle = parseExportLines(lines, { memoryFields: MEMORY_FIELDS, catalogue: true });
+export function scanUser(lines: ExportLines, config: ExportConfig, seed: number, trusted = false): UserScan {
+  const bundle = parseExportLines(lines, { memoryFields: MEMORY_FIELDS, catalogue: true, trusted });
   if (bundle === null) return { ok: false };
   const pool = new Map(bundle.plan.images.map((image) => [image.id, image.path]));
   const imagePaths: string[] = [];
@@ -91,11 +100,8 @@ export function scanUser(lines: ExportLines, config: ExportConfig, seed: number)
     for (const turn of session.turns) for (const id of turn.images) imagePaths.push(pool.get(id) ?? id);
   }
   const candidates: ScannedCandidate[] = [];
-  const digest = createHash('sha1');
-  for (const { kind, candidate } of candidatesOf(bundle, config)) {
+  for (const { kind, candidate } of candidatesOf(bundle, config))
     candidates.push({ kind, task: candidate.task, id: candidate.id, rank: quotaRank(seed, candidate.id) });
-    digest.update(`${candidate.id}\n`);
-  }
   const split = splitOf(bundle, config, seed);
   return {
     ok: true,
@@ -105,7 +111,7 @@ export function scanUser(lines: ExportLines, config: ExportConfig, seed: number)
     memoryOffline: bundle.memory?.offline === true,
     imagePaths,
     candidates,
-    digest: digest.digest('hex'),
+    digest: idsDigest(candidates.map((candidate) => candidate.id)),
     ...(config.eval.splits.includes(split)
       ? { evalBundle: { plan: bundle.plan, dialogue: bundle.dialogue } }
       : {}),
@@ -116,6 +122,8 @@ export function scanUser(lines: ExportLines, config: ExportConfig, seed: number)
 export interface UserRows {
   split: Split;
   rows: Array<{ kind: 'sft' | 'rl'; task: string; json: string }>;
+  /** The same rows as the bytes the jsonl files append (UTF-8, one line each), by kind. */
+  jsonl: { sft: Uint8Array; rl: Uint8Array };
   /** Kept rows ms-swift would train on wrongly (see `rowShapeProblems`): not written. */
   rejected: Array<{ id: string; problems: string[] }>;
   /** Fingerprint of every candidate id in order (the same as pass 1's, or the records changed). */
@@ -135,21 +143,16 @@ export function renderKeptRows(
     lines.drops === undefined
       ? null
       : parseExportLines(lines, { trusted: true, memoryFields: MEMORY_FIELDS });
+  const plan = pruned === null ? (JSON.parse(lines.plan) as UserPlan) : null;
   const bundle: RowSource = pruned ?? {
-    plan: JSON.parse(lines.plan) as UserPlan,
-    memory:
-      lines.memory === null
-        ? null
-        : (decodeUserMemoryFields(
-            JSON.parse(lines.memory) as Record<string, unknown>,
-            MEMORY_FIELDS,
-          ) as UserMemory),
+    plan: plan as UserPlan,
+    memory: lines.memory === null ? null : decodeMemory(lines.userId, lines.memory, keep),
   };
   const rows: UserRows['rows'] = [];
   const rejected: UserRows['rejected'] = [];
-  const digest = createHash('sha1');
+  const ids: string[] = [];
   for (const { kind, candidate } of candidatesOf(bundle, config)) {
-    digest.update(`${candidate.id}\n`);
+    ids.push(candidate.id);
     if (!keep.has(candidate.id)) continue;
     const row = candidate.build();
     const problems = rowShapeProblems(row);
@@ -161,7 +164,36 @@ export function renderKeptRows(
         json: JSON.stringify(pick(row, kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS)),
       });
   }
-  return { split: splitOf(bundle, config, seed), rows, rejected, digest: digest.digest('hex') };
+  // Encoded here, off the thread that writes the files (which only appends these bytes).
+  const jsonl = (kind: 'sft' | 'rl') => {
+    const lines = rows.filter((row) => row.kind === kind).map((row) => `${row.json}\n`);
+    return new Uint8Array(Buffer.from(lines.join(''), 'utf8'));
+  };
+  return {
+    split: splitOf(bundle, config, seed),
+    rows,
+    jsonl: { sft: jsonl('sft'), rl: jsonl('rl') },
+    rejected,
+    digest: idsDigest(ids),
+  };
+}
+
+/** A user's stored memory record with only the traces of kept rows decoded (the others are named, never built). */
+function decodeMemory(userId: string, line: string, keep: ReadonlySet<string>): UserMemory {
+  try {
+    return decodeUserMemoryFields(JSON.parse(line) as Record<string, unknown>, MEMORY_FIELDS, {
+      wantTrace: (id, task) => keep.has(traceCandidateId(userId, { id, task })),
+    }) as UserMemory;
+  } catch (error) {
+    throw new InputError(EXPORT_INPUTS.memory, `user ${userId}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Fingerprint of a user's candidate ids in order. */
+function idsDigest(ids: readonly string[]): string {
+  return sha256(ids.join('\n'));
 }
 
 /** A user's SFT candidates, then its RL candidates, each with its kind. */
@@ -179,15 +211,17 @@ function pick(row: object, columns: readonly string[]): Record<string, unknown> 
   return out;
 }
 
-/** What a worker thread is asked: scan a user, take the kept ids, or render a user's kept rows. */
+/** What a worker thread is asked: scan a user, take the kept ids, or render a user's kept rows (lines read from the spans). */
 export type ExportJob =
-  | { kind: 'scan'; lines: ExportLines }
+  | { kind: 'scan'; spans: ExportSpans }
   | { kind: 'keep'; ids: string[] }
-  | { kind: 'rows'; lines: ExportLines };
+  | { kind: 'rows'; spans: ExportSpans };
 
 export interface ExportJobData {
+  runDir: string;
   config: unknown;
   seed: number;
+  trusted: boolean;
 }
 
 let workerKeep: ReadonlySet<string> = new Set();
@@ -200,6 +234,7 @@ export function exportUserJob(job: ExportJob, data: ExportJobData): UserScan | U
     workerKeep = new Set(job.ids);
     return null;
   }
-  if (job.kind === 'scan') return scanUser(job.lines, config, data.seed);
-  return renderKeptRows(job.lines, config, data.seed, workerKeep);
+  const lines = loadExportLines(data.runDir, job.spans);
+  if (job.kind === 'scan') return scanUser(lines, config, data.seed, data.trusted);
+  return renderKeptRows(lines, config, data.seed, workerKeep);
 }

@@ -28,6 +28,11 @@ export async function openJsonlWriter(path: string) {
       count++;
       if (!stream.write(`${json}\n`)) await once(stream, 'drain');
     },
+    /** Appends `rows` lines already serialized and encoded (UTF-8, each ending in a newline). */
+    async writeBytes(lines: Uint8Array, rows: number): Promise<void> {
+      count += rows;
+      if (!stream.write(lines)) await once(stream, 'drain');
+    },
     async close(): Promise<number> {
       try {
         stream.end();

@@ -1,11 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { InputError } from '../errors/index.js';
 import { UserDialogue } from '../schemas/dialogue.js';
 import { type UserMemory, UserMemoryRecord } from '../schemas/memory.js';
 import { PACKED_FIELDS, type PackedField, readPackedIndex } from '../schemas/memory-pack.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
-import { readLines } from '../util/read-lines.js';
+import { readLineSpans, readLines } from '../util/read-lines.js';
 import { pruneBundle, readUnitDrops, type UserDrops } from './prune.js';
 
 /** One user's records as export reads them. */
@@ -33,30 +34,81 @@ export interface ExportLines {
   drops?: UserDrops;
 }
 
+/** Where one record's line sits in its file (bytes, without the newline). */
+export interface LineSpan {
+  offset: number;
+  length: number;
+}
+
+/**
+ * One user's records as byte spans of the run's files: what the main thread hands a worker
+ * thread, which reads the lines itself (`loadExportLines`) instead of receiving copies.
+ */
+export interface ExportSpans {
+  userId: string;
+  plan: LineSpan;
+  /** Null when the dialogues were not read (`dialogues: false`). */
+  dialogue: LineSpan | null;
+  memory: LineSpan | null;
+  drops?: UserDrops;
+}
+
+interface JoinOptions {
+  drops?: ReadonlyMap<string, UserDrops>;
+  /**
+   * Without the dialogue file (a pass that reads plans and memory only) no user's dialogue is
+   * read and users are not joined against it. @default true
+   */
+  dialogues?: boolean;
+}
+
 /**
  * Streams a run's users as their raw lines (files sorted by userId, joined like the runner's
  * merge join), skipping users listed in `exclude` (quarantined) and users missing downstream.
- * Nothing is parsed but each line's `userId`. One user at a time.
+ * Nothing is parsed but each line's `userId`. One user at a time. Without dialogues
+ * (`dialogues: false`) each user's `dialogue` is "".
  *
  * @example for await (const lines of readExportLines('out/q')) console.log(lines.userId);
  */
 export async function* readExportLines(
   runDir: string,
   exclude: ReadonlySet<string> = new Set(),
-  options: { drops?: ReadonlyMap<string, UserDrops>; dialogues?: boolean } = {},
+  options: JoinOptions = {},
 ): AsyncGenerator<ExportLines> {
+  for await (const user of joinRecords(runDir, exclude, options, rawRecords))
+    yield { ...user, dialogue: user.dialogue ?? '' };
+}
+
+/**
+ * `readExportLines` as byte spans: the main thread scans the files for line ends (the lines are
+ * not decoded, but for the first bytes where `userId` is) and worker threads read the lines.
+ *
+ * @example for await (const spans of readExportSpans('out/q')) pool.run(spans);
+ */
+export function readExportSpans(
+  runDir: string,
+  exclude: ReadonlySet<string> = new Set(),
+  options: JoinOptions = {},
+): AsyncGenerator<ExportSpans> {
+  return joinRecords(runDir, exclude, options, spanRecords);
+}
+
+async function* joinRecords<T>(
+  runDir: string,
+  exclude: ReadonlySet<string>,
+  options: JoinOptions,
+  records: (path: string) => AsyncGenerator<{ userId: string; line: T }>,
+): AsyncGenerator<{ userId: string; plan: T; dialogue: T | null; memory: T | null; drops?: UserDrops }> {
   // Quarantined rounds and sessions of users otherwise kept, and the questions they carried.
   const drops = options.drops ?? (await readUnitDrops(runDir));
   const memoryPath = join(runDir, EXPORT_INPUTS.memory);
-  // Without the dialogue file (`dialogues: false`, a pass that reads plans and memory only)
-  // every user's `dialogue` is "" and users are not joined against it.
   const withDialogues = options.dialogues ?? true;
-  const dialogues = withDialogues ? rawRecords(join(runDir, EXPORT_INPUTS.synth)) : noRecords();
-  const memories = existsSync(memoryPath) ? rawRecords(memoryPath) : null;
+  const dialogues = withDialogues ? records(join(runDir, EXPORT_INPUTS.synth)) : noRecords<T>();
+  const memories = existsSync(memoryPath) ? records(memoryPath) : null;
   let dialogue = await pull(dialogues);
   let memory = memories === null ? null : await pull(memories);
   try {
-    for await (const plan of rawRecords(join(runDir, EXPORT_INPUTS.plan))) {
+    for await (const plan of records(join(runDir, EXPORT_INPUTS.plan))) {
       const userId = plan.userId;
       while (dialogue !== null && dialogue.userId < userId) dialogue = await pull(dialogues);
       while (memories !== null && memory !== null && memory.userId < userId) memory = await pull(memories);
@@ -67,7 +119,7 @@ export async function* readExportLines(
       yield {
         userId,
         plan: plan.line,
-        dialogue: withDialogues ? (dialogue?.line ?? '') : '',
+        dialogue: withDialogues ? (dialogue?.line ?? null) : null,
         memory: memory?.line ?? null,
         ...(userDrops === undefined ? {} : { drops: userDrops }),
       };
@@ -77,6 +129,41 @@ export async function* readExportLines(
     await dialogues.return(undefined);
     await memories?.return(undefined);
   }
+}
+
+/** Open files of a worker thread, by path (read only; they live as long as the thread). */
+const openFiles = new Map<string, number>();
+
+/**
+ * A user's lines read from the run's files at their spans (on a worker thread).
+ *
+ * @example const lines = loadExportLines(runDir, spans); scanUser(lines, config, seed);
+ */
+export function loadExportLines(runDir: string, spans: ExportSpans): ExportLines {
+  const read = (file: string, span: LineSpan) => {
+    const path = join(runDir, file);
+    let fd = openFiles.get(path);
+    if (fd === undefined) {
+      fd = openSync(path, 'r');
+      openFiles.set(path, fd);
+    }
+    const buffer = Buffer.allocUnsafe(span.length);
+    let done = 0;
+    while (done < span.length) {
+      const got = readSync(fd, buffer, done, span.length - done, span.offset + done);
+      if (got === 0)
+        throw new InputError(path, `ends before the line at byte ${span.offset} (the file changed)`);
+      done += got;
+    }
+    return buffer.toString('utf8');
+  };
+  return {
+    userId: spans.userId,
+    plan: read(EXPORT_INPUTS.plan, spans.plan),
+    dialogue: spans.dialogue === null ? '' : read(EXPORT_INPUTS.synth, spans.dialogue),
+    memory: spans.memory === null ? null : read(EXPORT_INPUTS.memory, spans.memory),
+    ...(spans.drops === undefined ? {} : { drops: spans.drops }),
+  };
 }
 
 /**
@@ -180,11 +267,23 @@ async function* rawRecords(path: string): AsyncGenerator<{ userId: string; line:
   }
 }
 
-async function* noRecords(): AsyncGenerator<{ userId: string; line: string }> {}
+/** Streams the non-empty lines of a file as byte spans with their `userId` (see `rawRecords`). */
+async function* spanRecords(path: string): AsyncGenerator<{ userId: string; line: LineSpan }> {
+  for await (const span of readLineSpans(path)) {
+    const match = USER_ID.exec(span.head);
+    const userId =
+      match !== null
+        ? (JSON.parse(`"${match[1]}"`) as string)
+        : String((JSON.parse(await span.text()) as { userId?: unknown }).userId);
+    yield { userId, line: { offset: span.offset, length: span.length } };
+  }
+}
 
-async function pull(
-  iterator: AsyncGenerator<{ userId: string; line: string }>,
-): Promise<{ userId: string; line: string } | null> {
+async function* noRecords<T>(): AsyncGenerator<{ userId: string; line: T }> {}
+
+async function pull<T>(
+  iterator: AsyncGenerator<{ userId: string; line: T }>,
+): Promise<{ userId: string; line: T } | null> {
   const next = await iterator.next();
   return next.done === true ? null : next.value;
 }

@@ -121,6 +121,11 @@ export interface Candidate<T> {
   shape(): { messages: Message[]; images: string[] };
 }
 
+/** The id of the row a memory trace becomes (its SFT row; a tree step's RL row too). */
+export function traceCandidateId(userId: string, trace: { id: string; task: string }): string {
+  return `${userId}:${trace.task}:${trace.id}`;
+}
+
 /**
  * Every SFT candidate of one user, in a fixed order: reasoning trajectories (retrieval results as
  * `user` or `tool` turns), then the memory-task traces in record order.
@@ -159,7 +164,7 @@ export function* sftCandidateList(bundle: RowSource, config: ExportConfig): Gene
   }
   const imagePath = imagePathFor(bundle, config);
   for (const trace of memory.traces) {
-    const id = `${userId}:${trace.task}:${trace.id}`;
+    const id = traceCandidateId(userId, trace);
     const build = (): SftRow => {
       const rendered = renderTrace(trace.input, imagePath);
       const target =
@@ -247,7 +252,8 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
   const imagePath = imagePathFor(bundle, config);
   for (const trace of bundle.memory?.traces ?? []) {
     if (trace.task !== 'tree_ops') continue;
-    const id = `${userId}:tree_ops:${trace.id}`;
+    // The same id as its SFT candidate: a tree step is an SFT row and an RL row of two files.
+    const id = traceCandidateId(userId, trace);
     const build = (): RlRow => {
       const rendered = renderTrace(trace.input, imagePath);
       return {

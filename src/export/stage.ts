@@ -4,6 +4,7 @@ import type { ReduceStage } from '../pipeline/types.js';
 import { ExportConfig } from '../schemas/export-config.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { exportDataset } from './export-dataset.js';
+import { EXPORT_INPUTS } from './read-run.js';
 import { exportSystems, type SystemsSummary } from './systems/index.js';
 
 const total = (counts: Record<string, Record<string, number>>) =>
@@ -26,6 +27,10 @@ export const exportStage: ReduceStage = {
     const summary = await exportDataset(ctx.runDir, {
       config,
       seed: ctx.seed,
+      // Plans and dialogues this version wrote and nobody changed since are not parsed again.
+      trustedRecords:
+        (await ctx.unchangedOutput?.('plan', EXPORT_INPUTS.plan)) === true &&
+        (await ctx.unchangedOutput?.('synth', EXPORT_INPUTS.synth)) === true,
       // Scanning users and rendering rows run on worker threads (the same bytes as one thread).
       ...(ctx.workers === undefined ? {} : { workers: ctx.workers }),
       generation: {

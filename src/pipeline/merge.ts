@@ -4,7 +4,7 @@ import { InputError, PersonaForgeError } from '../errors/index.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
 import { readJsonl } from '../util/fs.js';
 import { stableStringify } from '../util/hash.js';
-import { outputDigests } from './manifest.js';
+import { outputDigests, packageVersion } from './manifest.js';
 import { type StageEntry, stageFingerprints, stageOutputs } from './runner.js';
 import { clearMarker, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
 
@@ -139,6 +139,7 @@ export async function mergeShards(
       out: records.length,
       quarantined: quarantine.length,
       offline: true,
+      version: await packageVersion(),
       files: await outputDigests(runDir, stageOutputs(entry.stage)),
     });
   }

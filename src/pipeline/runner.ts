@@ -9,7 +9,7 @@ import type { PipelineConfig } from '../schemas/pipeline.js';
 import { hashValue, stableStringify } from '../util/hash.js';
 import { createRng } from '../util/rng.js';
 import { acquireRunLock } from './lock.js';
-import { outputDigests, outputsMatch } from './manifest.js';
+import { outputDigests, outputsMatch, packageVersion } from './manifest.js';
 import type { RunReporter } from './progress.js';
 import {
   removeStrayTempFiles,
@@ -23,7 +23,14 @@ import {
 export { stageOutputs };
 
 import { runMapStage } from './run-map-stage.js';
-import { clearMarker, readMarker, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
+import {
+  clearMarker,
+  readMarker,
+  stateDir,
+  writeLinesAtomic,
+  writeMarker,
+  writtenByThisVersion,
+} from './stage-state.js';
 import type { Stage, StageContext } from './types.js';
 import { createMapWorkerPool } from './worker-pool.js';
 
@@ -210,6 +217,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
       shard,
       rng: (...parts) => createRng(config.seed, name, ...parts),
       workers: options.workers ?? availableParallelism(),
+      unchangedOutput: (stage, file) => writtenByThisVersion(runDir, stage, file),
       quarantine: (record) => quarantine.push({ stage: name, ...record }),
       progress: (done, total) => {
         const known = total > 0 ? total : reduceTotal;
@@ -300,6 +308,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
           quarantined: quarantine.length,
           offline,
           ...(result.notes === undefined ? {} : { notes: result.notes }),
+          version: await packageVersion(),
           files: await outputDigests(runDir, stageOutputs(stage)),
         });
         summaries.push({ ...done, status: 'done' });

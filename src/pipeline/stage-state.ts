@@ -1,6 +1,7 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJson, writeStreamAtomic } from '../util/fs.js';
+import { hashOutputs, packageVersion } from './manifest.js';
 
 /** Where the runner keeps its own bookkeeping inside a run directory. */
 export function stateDir(runDir: string): string {
@@ -17,6 +18,8 @@ export interface StageMarker {
   notes?: Record<string, unknown>;
   /** Size and sha256 of every output file: a resumed run skips the stage only if they still match. */
   files?: Record<string, { size: number; sha256: string }>;
+  /** The persona-forge version that wrote the outputs (absent in markers of older versions). */
+  version?: string;
 }
 
 export async function readMarker(runDir: string, stage: string): Promise<StageMarker | null> {
@@ -29,6 +32,28 @@ export async function readMarker(runDir: string, stage: string): Promise<StageMa
 
 export async function writeMarker(runDir: string, marker: StageMarker): Promise<void> {
   await writeJson(join(stateDir(runDir), `${marker.stage}.done.json`), marker);
+}
+
+/**
+ * Whether a stage's output file is exactly what this persona-forge version wrote: its marker
+ * was written by this version and records the file with the size and sha256 it has now. Such
+ * records conform to this version's schemas by construction, so a later stage may read them
+ * without parsing each one through its schema again (a file edited, restored from elsewhere or
+ * written by another version is parsed).
+ *
+ * @example if (await writtenByThisVersion(runDir, 'synth', 'dialogues/dialogues.jsonl')) …
+ */
+export async function writtenByThisVersion(runDir: string, stage: string, file: string): Promise<boolean> {
+  const marker = await readMarker(runDir, stage);
+  const recorded = marker?.files?.[file];
+  if (marker === null || recorded === undefined || marker.version !== (await packageVersion())) return false;
+  try {
+    if ((await stat(join(runDir, file))).size !== recorded.size) return false;
+  } catch {
+    return false;
+  }
+  const now = await hashOutputs(runDir, [file]);
+  return now[file] === recorded.sha256;
 }
 
 export async function clearMarker(runDir: string, stage: string): Promise<void> {

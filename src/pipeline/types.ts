@@ -22,6 +22,12 @@ export interface StageContext {
    * core); ≤ 1 keeps everything on the main thread. Outputs never depend on it.
    */
   workers?: number;
+  /**
+   * Whether an earlier stage's output file is exactly what this persona-forge version wrote and
+   * recorded (its records conform to this version's schemas, so a reader may skip parsing each
+   * one through its schema). Absent = never (every record is parsed).
+   */
+  unchangedOutput?(stage: string, file: string): Promise<boolean>;
   /** Keeps a failed record with its reason (written to `<runDir>/quarantine.jsonl`). */
   quarantine(record: Omit<QuarantineRecord, 'stage'>): void;
   /** Progress hint for reduce stages (map stages are counted by the runner). */

@@ -68,12 +68,16 @@ function compress(json: string): string {
 
 function decompress(data: string, field: string, encoding: string = PACKED_ENCODING): unknown {
   try {
-    return JSON.parse(brotliDecompressSync(Buffer.from(data, 'base64')).toString('utf8'));
+    return JSON.parse(decompressText(data));
   } catch (error) {
     throw new Error(
       `memory record field "${field}" (${encoding}) cannot be decoded: ${(error as Error).message}`,
     );
   }
+}
+
+function decompressText(data: string): string {
+  return brotliDecompressSync(Buffer.from(data, 'base64')).toString('utf8');
 }
 
 /** How one input value of a trace is stored: as is, a turn reference, a list of them, a record delta. */
@@ -216,6 +220,8 @@ function decodeTraces(packed: { turns: TurnShape[]; traces: Array<Record<string,
     return found;
   };
   return packed.traces.map((trace) => {
+    // A trace left undecoded (`wantTrace`) is its id and task only.
+    if (trace.input === undefined) return trace;
     const input: Record<string, unknown> = {};
     for (const [key, kind, payload] of trace.input as StoredInput[]) {
       const slot = `${String(trace.task)}\u241f${key}`;
@@ -251,7 +257,7 @@ export function packFields(record: {
   return {
     encoding: PACKED_ENCODING,
     snapshots: compress(JSON.stringify(encodeSnapshots(record.snapshots))),
-    traces: compress(JSON.stringify(encodeTraces(record.traces))),
+    traces: compress(tracesText(encodeTraces(record.traces))),
     tree: compress(JSON.stringify(record.tree)),
     trajectories: compress(JSON.stringify(record.trajectories)),
     index: compress(JSON.stringify(indexOf(record))),
@@ -283,21 +289,104 @@ export function readPackedIndex(packed: unknown): MemoryIndex | null {
   return index;
 }
 
+/**
+ * `packed-v2` traces as text: the turn table's JSON on the first line, then one stored trace's
+ * JSON per line (JSON has no raw newlines), so a reader can parse only the traces it needs.
+ */
+function tracesText(encoded: { turns: TurnShape[]; traces: unknown[] }): string {
+  return [JSON.stringify(encoded.turns), ...encoded.traces.map((trace) => JSON.stringify(trace))].join('\n');
+}
+
+export interface UnpackOptions {
+  /**
+   * Traces to decode (`packed-v2`): the others are left as `{ id, task }` (from the index), so a
+   * reader that builds from a few traces skips parsing the rest. Traces of a task up to its last
+   * wanted one are decoded (a tree state is stored as the change from the task's previous one).
+   * @default every trace
+   */
+  wantTrace?: (id: string, task: string) => boolean;
+}
+
 /** Decodes the packed fields asked for (all by default), in `PACKED_FIELDS` order. */
 export function unpackFields(
   packed: PackedRecord,
   fields: readonly PackedField[] = PACKED_FIELDS,
+  options: UnpackOptions = {},
 ): Partial<Record<PackedField, unknown>> {
   const out: Partial<Record<PackedField, unknown>> = {};
   for (const field of PACKED_FIELDS) {
     if (!fields.includes(field)) continue;
     if (typeof packed[field] !== 'string')
       throw new Error(`memory record (${packed.encoding}) has no "${field}"`);
+    if (field === 'traces') {
+      out.traces = unpackTraces(packed, options.wantTrace);
+      continue;
+    }
     const value = decompress(packed[field], field, packed.encoding);
     if (field === 'snapshots') out.snapshots = decodeSnapshots(value as EncodedSnapshots);
-    else if (field === 'traces')
-      out.traces = decodeTraces(value as { turns: TurnShape[]; traces: Array<Record<string, unknown>> });
     else out[field] = value;
   }
   return out;
+}
+
+function indexMismatch(position: number, id: string, task: string, encoding: string): Error {
+  return new Error(
+    `memory record (${encoding}) indexes trace ${position} as ${task} "${id}" and holds another: the index disagrees with its traces`,
+  );
+}
+
+function unpackTraces(packed: PackedRecord, wantTrace: UnpackOptions['wantTrace']): unknown[] {
+  if (packed.encoding === PACKED_V1)
+    return decodeTraces(
+      decompress(packed.traces, 'traces', packed.encoding) as {
+        turns: TurnShape[];
+        traces: Array<Record<string, unknown>>;
+      },
+    );
+  let lines: string[];
+  let turns: TurnShape[];
+  try {
+    lines = decompressText(packed.traces).split('\n');
+    turns = JSON.parse(lines[0] as string) as TurnShape[];
+  } catch (error) {
+    throw new Error(
+      `memory record field "traces" (${packed.encoding}) cannot be decoded: ${(error as Error).message}`,
+    );
+  }
+  const stored = lines.slice(1);
+  const index = wantTrace === undefined ? null : readPackedIndex(packed);
+  if (index !== null && index.traces.length !== stored.length)
+    throw new Error(
+      `memory record (${packed.encoding}) indexes ${index.traces.length} traces and holds ${stored.length}`,
+    );
+  // Per task, the position of its last wanted trace: the task's traces up to it are decoded.
+  const last = new Map<string, number>();
+  index?.traces.forEach(([id, task], i) => {
+    if (wantTrace?.(id, task) === true) last.set(task, i);
+  });
+  const parse = (line: string) => {
+    try {
+      return JSON.parse(line) as Record<string, unknown>;
+    } catch (error) {
+      throw new Error(
+        `memory record field "traces" (${packed.encoding}) cannot be decoded: ${(error as Error).message}`,
+      );
+    }
+  };
+  return decodeTraces({
+    turns,
+    traces: stored.map((line, i) => {
+      if (index === null) return parse(line);
+      const [id, task] = index.traces[i] as [string, string];
+      if (i <= (last.get(task) ?? -1)) {
+        const trace = parse(line);
+        if (trace.id !== id || trace.task !== task) throw indexMismatch(i, id, task, packed.encoding);
+        return trace;
+      }
+      // Named from the index, checked against the line's start (a stored trace begins with its id and task).
+      if (!line.startsWith(`{"id":${JSON.stringify(id)},"task":${JSON.stringify(task)},`))
+        throw indexMismatch(i, id, task, packed.encoding);
+      return { id, task };
+    }),
+  });
 }

@@ -1,5 +1,12 @@
 import type { UserMemory } from './memory.js';
-import { isPacked, PACKED_FIELDS, type PackedField, packFields, unpackFields } from './memory-pack.js';
+import {
+  isPacked,
+  PACKED_FIELDS,
+  type PackedField,
+  packFields,
+  type UnpackOptions,
+  unpackFields,
+} from './memory-pack.js';
 import { decodeSharedMemoryRecord } from './snapshot-codec.js';
 
 /**
@@ -43,10 +50,11 @@ export function decodeUserMemoryRecord<T extends Record<string, unknown>>(record
 export function decodeUserMemoryFields<T extends Record<string, unknown>>(
   record: T,
   fields: readonly PackedField[],
+  options: UnpackOptions = {},
 ): T {
   if (!isPacked(record.packed)) return decodeSharedMemoryRecord(record);
   const { packed, ...rest } = record;
-  const bulky = unpackFields(packed, fields);
+  const bulky = unpackFields(packed, fields, options);
   const out: Record<string, unknown> = {};
   for (const key of KEY_ORDER) {
     if (key in rest) out[key] = rest[key];

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /**
  * JSON with object keys sorted at every depth, so equal values always serialise to equal bytes.
@@ -23,9 +23,16 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** Node's one-shot digest (20.12+): ~4× faster than a Hash object for short inputs (ids, keys). */
+const oneShot = (
+  crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }
+).hash;
+
 /** Hex sha256 of a string or bytes. */
 export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return oneShot !== undefined
+    ? oneShot('sha256', data, 'hex')
+    : crypto.createHash('sha256').update(data).digest('hex');
 }
 
 /** Hex sha256 of a value's stable JSON. */

@@ -12,6 +12,7 @@ import { encodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js
 import { ValidateConfig } from '../../src/schemas/validate-config.js';
 import { writeJson } from '../../src/util/fs.js';
 import { readRunBundles, validateCorpus } from '../../src/validate/index.js';
+import { toPackedV1 } from '../memory/packed-v1.js';
 import { DEFECTS } from '../validate/defects.js';
 import { buildFixtureCorpus } from '../validate/fixture.js';
 import { writeRun } from './write-run.js';
@@ -322,37 +323,49 @@ describe('the same bytes however the run is stored and however many threads expo
 
   it('from packed-v1 records (no index: the first pass decodes the traces)', async () => {
     const { packedRun } = await packedCopy('packed-v1-run', (record) => {
-      const packed = record.packed as Record<string, unknown>;
-      packed.encoding = 'packed-v1';
-      delete packed.index;
+      record.packed = toPackedV1(record).packed;
     });
     await exportDataset(packedRun, { config, seed: 42, generation: { pipeline: 'test' } });
     await sameFiles(join(packedRun, 'export'));
   }, 60_000);
 
-  it('stops with the file and user named when a record names other rows than its index', async () => {
-    let user = '';
-    const { packedRun } = await packedCopy('packed-lying-index', (record, i) => {
-      if (i !== 1) return;
-      user = String(record.userId);
-      // An index that leaves the first trace out: pass 1 names rows pass 2 does not find alike.
-      const packed = record.packed as Record<string, unknown>;
-      const index = readPackedIndex(packed)!;
-      packed.index = brotliCompressSync(JSON.stringify({ ...index, traces: index.traces.slice(1) })).toString(
-        'base64',
-      );
-    });
-    const failed = exportDataset(packedRun, {
-      config,
-      seed: 42,
-      generation: { pipeline: 'test' },
-      workers: 2,
-    });
-    await expect(failed).rejects.toThrow(/memory\.jsonl/);
-    await expect(failed).rejects.toThrow(
-      new RegExp(`user ${user}: the record names other rows than its index`),
-    );
-  }, 60_000);
+  it.each([
+    [
+      'leaves a trace out',
+      (index: { traces: Array<[string, string]> }) => ({ ...index, traces: index.traces.slice(1) }),
+      /indexes \d+ traces and holds \d+/,
+    ],
+    [
+      'names a trace another id',
+      (index: { traces: Array<[string, string]> }) => ({
+        ...index,
+        traces: index.traces.map(([id, task], i) => [i === 0 ? `${id}-renamed` : id, task]),
+      }),
+      /the index disagrees with its traces/,
+    ],
+  ])(
+    'stops with the file and user named when a record index %s',
+    async (_, lie, reason) => {
+      let user = '';
+      const { packedRun } = await packedCopy(`packed-lying-index-${reason.source.length}`, (record, i) => {
+        if (i !== 1) return;
+        user = String(record.userId);
+        // Pass 1 names rows from the index; pass 2 finds the record's own traces.
+        const packed = record.packed as Record<string, unknown>;
+        packed.index = brotliCompressSync(JSON.stringify(lie(readPackedIndex(packed)!))).toString('base64');
+      });
+      const failed = exportDataset(packedRun, {
+        config,
+        seed: 42,
+        generation: { pipeline: 'test' },
+        workers: 2,
+      });
+      await expect(failed).rejects.toThrow(/memory[/\\]memory\.jsonl/);
+      await expect(failed).rejects.toThrow(new RegExp(`user ${user}: `));
+      await expect(failed).rejects.toThrow(reason);
+    },
+    60_000,
+  );
 });
 
 describe('rows ms-swift would train on wrongly', () => {

@@ -14,6 +14,7 @@ import { encodeSharedMemoryRecord, encodeSnapshots } from '../../src/schemas/sna
 import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
+import { toPackedV1 } from './packed-v1.js';
 
 const SEED = 42;
 
@@ -48,10 +49,16 @@ describe('memory records packed (packed-v2)', async () => {
   it('stores each quoted turn once and each tree state as a change from the previous one', () => {
     expect(record.traces.some((trace) => trace.task === 'tree_ops')).toBe(true);
     const packed = packFields(record);
-    const traces = JSON.parse(brotliDecompressSync(Buffer.from(packed.traces, 'base64')).toString()) as {
+    // The turn table on the first line, then one stored trace per line.
+    const lines = brotliDecompressSync(Buffer.from(packed.traces, 'base64')).toString().split('\n');
+    const traces = {
+      turns: JSON.parse(lines[0]!),
+      traces: lines.slice(1).map((line) => JSON.parse(line)),
+    } as {
       turns: Array<{ id: string }>;
       traces: Array<{ task: string; input: Array<[string, number, unknown]> }>;
     };
+    expect(traces.traces).toHaveLength(record.traces.length);
     const ids = traces.turns.map((turn) => turn.id);
     expect(new Set(ids).size).toBe(ids.length);
     const trees = traces.traces
@@ -115,10 +122,8 @@ describe('memory records packed (packed-v2)', async () => {
   });
 
   it('still reads every earlier form to the same record', () => {
-    // packed-v1: the packed form before it carried its index.
-    const v1 = stored(encodeUserMemoryRecord(record)) as { packed: Record<string, unknown> };
-    v1.packed.encoding = 'packed-v1';
-    delete v1.packed.index;
+    // packed-v1: the packed form before it carried its index and traces one per line.
+    const v1 = toPackedV1(stored(encodeUserMemoryRecord(record))) as { packed: Record<string, unknown> };
     const forms = [
       stored(record),
       stored({ ...record, snapshots: encodeSnapshots(record.snapshots) }),
@@ -131,6 +136,38 @@ describe('memory records packed (packed-v2)', async () => {
       expect(JSON.stringify(decodeUserMemoryRecord(form))).toBe(json);
       expect(UserMemory.parse(form)).toEqual(record);
     }
+  });
+
+  it('decodes only the traces a reader wants (and the earlier traces of their tasks), naming the rest', () => {
+    const line = stored(encodeUserMemoryRecord(record));
+    const tasks = [...new Set(record.traces.map((trace) => trace.task))];
+    expect(tasks).toContain('tree_ops');
+    // Every third tree step, and nothing of the other tasks but their second trace.
+    const trees = record.traces.filter((trace) => trace.task === 'tree_ops');
+    const wanted = new Set([
+      ...trees.filter((_, i) => i % 3 === 2).map((trace) => trace.id),
+      ...tasks
+        .filter((task) => task !== 'tree_ops')
+        .map((task) => record.traces.filter((t) => t.task === task)[1]?.id),
+    ]);
+    const partial = decodeUserMemoryFields(line, ['traces'], {
+      wantTrace: (id) => wanted.has(id),
+    }) as UserMemory;
+    expect(partial.traces.map((trace) => trace.id)).toEqual(record.traces.map((trace) => trace.id));
+    for (const [i, trace] of partial.traces.entries()) {
+      const full = record.traces[i]!;
+      if (wanted.has(full.id)) expect(JSON.stringify(trace)).toBe(JSON.stringify(full));
+      else if (trace.input !== undefined) expect(JSON.stringify(trace)).toBe(JSON.stringify(full));
+      else expect(trace).toEqual({ id: full.id, task: full.task });
+    }
+    // Traces after the last wanted one of their task are only named.
+    const lastTree = trees.filter((_, i) => i % 3 === 2).at(-1)!;
+    const after = partial.traces.filter(
+      (trace, i) => trace.task === 'tree_ops' && i > record.traces.indexOf(lastTree),
+    );
+    expect(after.every((trace) => trace.input === undefined)).toBe(
+      trees.length % 3 !== 0 || after.length === 0,
+    );
   });
 
   it('carries a catalogue of the record: trace ids and tasks, trajectory questions, in order', () => {
