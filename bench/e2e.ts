@@ -78,19 +78,29 @@ try {
   clearInterval(sampler);
   const code = await new Promise<number | null>((done) => child.on('close', done));
   const wall = (performance.now() - started) / 1000;
-  const files: Record<string, { bytes: number; bytesPerUser: number }> = {};
+  // Per output file; per-user files (Persona-MME's samples/<user>/user_data.json) as one `*` entry.
+  const sizes: Record<string, { bytes: number; files: number }> = {};
   const walk = async (dir: string) => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== '.state' && entry.name !== 'images') await walk(full);
-      } else {
-        const bytes = (await stat(full)).size;
-        files[relative(out, full)] = { bytes, bytesPerUser: Math.round(bytes / Math.max(users, 1)) };
+        continue;
       }
+      const key = relative(out, full).replace(/\/(train|test)-\d+\//, '/*/');
+      const bucket = sizes[key] ?? { bytes: 0, files: 0 };
+      bucket.bytes += (await stat(full)).size;
+      bucket.files++;
+      sizes[key] = bucket;
     }
   };
   await walk(out);
+  const files = Object.fromEntries(
+    Object.entries(sizes).map(([path, { bytes, files: count }]) => [
+      path,
+      { bytes, bytesPerUser: Math.round(bytes / Math.max(users, 1)), ...(count > 1 ? { files: count } : {}) },
+    ]),
+  );
   const exportStage = stages.find((s) => s.stage === 'export');
   const memoryBytes = statSync(join(out, 'memory/memory.jsonl')).size;
   console.log(
