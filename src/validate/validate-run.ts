@@ -26,6 +26,11 @@ export interface ValidateRunOptions {
   workers?: number;
   /** Old-generation heap limit per worker (MB). @default 384 */
   maxHeapMb?: number;
+  /**
+   * The handler the worker threads run, `(lines, data) => ValidateJobResult`. Tests swap in one
+   * that fails on purpose. @default validate-user-job.ts `validateUserJob`
+   */
+  worker?: { module: URL; exportName: string };
   /** A user skipped before its checks: a record failing its schema, or missing downstream. */
   onSkip?: (userId: string, reason: string) => void;
   onQuarantine?: (record: Omit<QuarantineRecord, 'stage'>) => void;
@@ -57,8 +62,8 @@ export async function validateRun(
     workers > 1
       ? createThreadPool({
           size: workers,
-          module: new URL('./validate-user-job.ts', import.meta.url),
-          exportName: 'validateUserJob',
+          module: options.worker?.module ?? new URL('./validate-user-job.ts', import.meta.url),
+          exportName: options.worker?.exportName ?? 'validateUserJob',
           data: { ...options.job, judgesHere },
           // One user's records at a time: a bounded heap keeps the run under its memory budget.
           maxHeapMb: options.maxHeapMb ?? 384,
