@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StageError } from '../../src/errors/index.js';
+import { createLlmClient } from '../../src/llm/index.js';
 import { ExportConfig } from '../../src/schemas/export-config.js';
+import { LlmConfig } from '../../src/schemas/llm-config.js';
 import { ValidateConfig } from '../../src/schemas/validate-config.js';
 import { validateRun } from '../../src/validate/validate-run.js';
 import type { ValidateJobData } from '../../src/validate/validate-user-job.js';
@@ -40,6 +42,15 @@ async function editLines(path: string, edit: (record: Json, i: number) => Json |
   const out = records.map((line, i) => edit(JSON.parse(line) as Json, i)).filter((r) => r !== null);
   await writeFile(path, `${out.map((record) => JSON.stringify(record)).join('\n')}\n`);
 }
+
+/** The checks of the default pipeline settings (what `validate` of the small pipeline reads, but for its plan and export sections). */
+const defaultJob = (): ValidateJobData => ({
+  config: ValidateConfig.parse({}),
+  exportConfig: ExportConfig.parse({}),
+  qaWeights: {},
+  tree: { schemaPath: null, maxExtensionDepth: 1 },
+  poolDir: null,
+});
 
 const userTurns = (dialogue: Json, session: number): Json[] =>
   dialogue.sessions[session].turns.filter((turn: Json) => turn.speaker === 'user');
@@ -136,13 +147,7 @@ describe('--workers', () => {
 
   it('fails the validate stage with a clear error when a worker thread dies, without hanging', async () => {
     expect((await runOnOneThread()).code).toBe(0);
-    const job: ValidateJobData = {
-      config: ValidateConfig.parse({}),
-      exportConfig: ExportConfig.parse({}),
-      qaWeights: {},
-      tree: { schemaPath: null, maxExtensionDepth: 1 },
-      poolDir: null,
-    };
+    const job = defaultJob();
     const worker = {
       module: new URL('../support/validate-job-that-fails.ts', import.meta.url),
       exportName: 'validateJobThatFails',
@@ -170,4 +175,38 @@ describe('--workers', () => {
       /a worker thread failed while checking the first user: .*memory/,
     );
   }, 60_000);
+
+  it('with a judge model, judges on the main thread and rules on workers: the same report and quarantine records as one thread', async () => {
+    expect((await runOnOneThread()).code).toBe(0);
+    const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
+    const server = await startFakeLlmServer({});
+    try {
+      const llm = createLlmClient(
+        LlmConfig.parse({
+          endpoints: { fake: { baseUrl: server.url, model: 'fake' } },
+          roles: { judge: 'fake' },
+        }),
+        { cache: false, env: {} },
+      );
+      const outcomes = [];
+      for (const workers of [1, 3]) {
+        const records: unknown[] = [];
+        const { report } = await validateRun(join(work, 'one'), {
+          job: defaultJob(),
+          llm,
+          workers,
+          onQuarantine: (record) => records.push(record),
+          onSkip: (userId, reason) => records.push({ userId, reason }),
+        });
+        outcomes.push({ report, records });
+      }
+      expect(outcomes[1]).toEqual(outcomes[0]);
+      const report = outcomes[0]!.report;
+      expect(report.judgeMode).toBe('llm:fake');
+      expect(report.judges.coherence?.evaluated).toBe(report.totals.users);
+      expect(report.rules.chronology).toBeDefined();
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
