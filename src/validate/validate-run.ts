@@ -1,4 +1,4 @@
-import { InputError, StageError } from '../errors/index.js';
+import { StageError } from '../errors/index.js';
 import type { M2aBuilder } from '../export/systems/m2a.js';
 import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
@@ -7,9 +7,15 @@ import { createThreadPool } from '../util/thread-pool.js';
 import { checkUser } from './check-user.js';
 import type { FoldLocal } from './corpus-report.js';
 import { invalidJsonError, parseRunLines, type RunLines, readRunLines } from './run-lines.js';
+import { sharedMap } from './schedule.js';
 import { indexUser } from './types.js';
 import { corpusSetup } from './validate-corpus.js';
-import { corpusOptionsOf, type ValidateJobData, type ValidateJobResult } from './validate-user-job.js';
+import {
+  corpusOptionsOf,
+  type ValidateJobData,
+  type ValidateJobResult,
+  validateUserLines,
+} from './validate-user-job.js';
 
 export interface ValidateRunOptions {
   /** The rule, fidelity and dedup settings (sent to each worker thread as they are). */
@@ -58,10 +64,11 @@ export async function validateRun(
   });
   const judgesHere = judges.mode === 'offline-heuristic';
   const workers = options.m2a === undefined ? (options.workers ?? 0) : 0;
+  // `workers` threads check users: this one and a pool of the others.
   const pool =
     workers > 1
       ? createThreadPool({
-          size: workers,
+          size: workers - 1,
           module: options.worker?.module ?? new URL('./validate-user-job.ts', import.meta.url),
           exportName: options.worker?.exportName ?? 'validateUserJob',
           data: { ...options.job, judgesHere },
@@ -77,10 +84,14 @@ export async function validateRun(
     const results =
       pool === null
         ? inline(readRunLines(runDir))
-        : failures(
-            pool.map<RunLines, ValidateJobResult>(readRunLines(runDir), (lines) => lines),
-            () => last,
-          );
+        : sharedMap<RunLines, ValidateJobResult>(readRunLines(runDir), {
+            pool,
+            // One job running and one queued per worker; this thread checks the users beyond.
+            window: 2 * pool.size,
+            toMessage: (lines) => lines,
+            here: (lines) => validateUserLines(lines, env),
+            failed: (error) => workerFailure(error, last),
+          });
     for await (const { item: lines, result } of results) {
       options.signal?.throwIfAborted();
       if (result.kind === 'invalid-json') throw invalidJsonError(runDir, result);
@@ -132,16 +143,11 @@ function bundleOf(lines: RunLines) {
 }
 
 /** A worker that fails (a crash, its heap limit) fails the stage, naming where it stopped. */
-async function* failures<T>(source: AsyncGenerator<T>, last: () => string | null): AsyncGenerator<T> {
-  try {
-    yield* source;
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    const where = last() === null ? 'checking the first user' : `checking the users after ${last()}`;
-    throw new StageError('validate', `a worker thread failed while ${where}: ${message}`, {
-      cause: error,
-      hint: 'run the same command with --workers 1 to check every user on the main thread',
-    });
-  }
+function workerFailure(error: unknown, last: string | null): StageError {
+  const message = error instanceof Error ? error.message : String(error);
+  const where = last === null ? 'checking the first user' : `checking the users after ${last}`;
+  return new StageError('validate', `a worker thread failed while ${where}: ${message}`, {
+    cause: error,
+    hint: 'run the same command with --workers 1 to check every user on the main thread',
+  });
 }
