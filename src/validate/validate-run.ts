@@ -25,8 +25,9 @@ export interface ValidateRunOptions {
   /** M²A merged conversations to build and check (the builder is stateful: users go in order on this thread). */
   m2a?: { builder: M2aBuilder; splits: readonly string[] };
   /**
-   * Worker threads that parse and check users (≤ 1: all on this thread; M²A: this thread).
-   * validation.json and the quarantine records are the same bytes either way.
+   * Threads that parse and check users: this one and a pool of `workers - 1` (≤ 1: this thread
+   * alone; M²A: this thread alone). validation.json and the quarantine records are the same
+   * bytes either way.
    * @default 0
    */
   workers?: number;
@@ -48,7 +49,8 @@ export interface ValidateRunOptions {
  * Validates a run directory. The main thread reads each user's raw lines (joined by `userId`)
  * and folds the users' checks into the report in user order (dedup across users, totals,
  * quarantine records, the M²A builder, a judge model); parsing the records, the rule checks,
- * offline judges, the fidelity measurement and dedup signatures run on `workers` threads.
+ * offline judges, the fidelity measurement and dedup signatures run on `workers` threads (a
+ * pool of `workers - 1` and this one, `sharedMap`).
  *
  * @example const { report } = await validateRun('out/q', { job, workers: 2 });
  */
@@ -98,6 +100,7 @@ export async function validateRun(
       if (result.kind === 'skip') {
         skipped++;
         options.onSkip?.(lines.userId, result.reason);
+        last = lines.userId;
         continue;
       }
       if (result.kind === 'user') {
