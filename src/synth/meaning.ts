@@ -78,9 +78,28 @@ function clauses(text: string): Array<{ clause: string; sentence: string }> {
 const MARK = '\u2063';
 const OTHER = '\u2064';
 
+const compiledPatterns = new Map<string, RegExp>();
+
+/**
+ * One RegExp object per source and flags, reused: the reader builds its patterns from the plan's
+ * items and keywords, the same few hundred over a corpus, and compiling them again for every
+ * turn (and again after a GC dropped their code) was most of its time. Only used where the
+ * result does not depend on `lastIndex` (`replace`, `search`, `test` of non-global patterns).
+ */
+function cachedRegExp(source: string, flags: string): RegExp {
+  const key = `${flags}/${source}`;
+  let pattern = compiledPatterns.get(key);
+  if (pattern === undefined) {
+    if (compiledPatterns.size >= 10_000) compiledPatterns.clear();
+    pattern = new RegExp(source, flags);
+    compiledPatterns.set(key, pattern);
+  }
+  return pattern;
+}
+
 /** A keyword as a word (inflected endings allowed): "ski" matches "skis", never "skip". */
 const wordPattern = (word: string) =>
-  new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(word)}(?:s|es|ed|d|ing)?(?![\p{L}\p{N}])`, 'gu');
+  cachedRegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(word)}(?:s|es|ed|d|ing)?(?![\p{L}\p{N}])`, 'gu');
 
 /**
  * Every stance the text takes toward the item named by `keywords` (and, when given, its full
@@ -101,7 +120,7 @@ export function readStances(
   let marked = text;
   const mark = (phrase: string | undefined, token: string) => {
     if (phrase === undefined || phrase.trim() === '') return;
-    marked = marked.replace(new RegExp(escapeRegExp(phrase.trim()), 'gi'), ` ${token} `);
+    marked = marked.replace(cachedRegExp(escapeRegExp(phrase.trim()), 'gi'), ` ${token} `);
   };
   // Longer phrases first, so "food delivery fees" is masked before "food delivery" is marked.
   const phrases: Array<[string, string]> = [
@@ -126,7 +145,7 @@ export function readStances(
       .trim()
       .split(MARK)
       .join(item?.toLowerCase() ?? '');
-    if (new RegExp(String.raw`\bno\s+(?:more\s+)?\s*${itemStart}`, 'u').test(clause)) {
+    if (cachedRegExp(String.raw`\bno\s+(?:more\s+)?\s*${itemStart}`, 'u').test(clause)) {
       stances.push({ polarity: 'dislike', ended: false, clause: plain });
       continue;
     }

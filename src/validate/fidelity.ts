@@ -4,24 +4,15 @@
  * run (not sampled) and, where a paper or real file gives one, set beside its published value.
  */
 
-import {
-  PERSONAMEM_32K_MEAN_TOKENS,
-  personaMemMessages,
-  personaMemTargets,
-  placeQuestions,
-} from '../export/eval/personamem-context.js';
+import { PERSONAMEM_32K_MEAN_TOKENS } from '../export/eval/personamem-context.js';
 import { LOCOMO_TASKS, PERSONAMEM_TASKS } from '../qa/tasks.js';
 import { ExportConfig } from '../schemas/export-config.js';
-import { meaningProblems, slotExpectations } from '../synth/meaning.js';
 import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
-import { inspectM2aSample } from './rules/m2a-sessions.js';
-import { personalityTargetProblems } from './rules/personality-evidence.js';
-import { photoDescriptionProblems } from './rules/photo-description.js';
-import { keywordCoverage } from './rules/slot-expressed.js';
-import { visualQuestionProblems } from './rules/visual-distractors.js';
+import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
 export type { FidelityFigure } from './fidelity-figures.js';
+export { type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
 
 /** Persona-MME image-question share and question length (PersonaVLM §4), LoCoMo and PersonaMem mixes (real files). */
 const PUBLISHED = {
@@ -43,27 +34,6 @@ const PUBLISHED = {
 
 /** A 6-word opening used at least this often counts as a repeated opening (issue 13: ≤ 5% of turns). */
 const OPENING_REPEATS = 50;
-const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preferences:', 'goals:'];
-
-/** What the evidence of a state question must say for its answer to be supported. */
-const STATE_CUES: Readonly<Record<string, RegExp>> = {
-  'Still planning it': /\b(plan|planning|not started|have not begun|not started yet)\b/i,
-  'In progress': /\b(in progress|started|in the middle|coming along|going slowly)\b/i,
-  Achieved: /\b(achieved|did it|managed to)\b/i,
-  'Gave it up': /\b(gave up|given up)\b/i,
-  'We have grown closer': /\b(closer)\b/i,
-  'We have drifted apart': /\b(drifted apart|not feel as close)\b/i,
-};
-
-/** False when a goal-status or relationship-trend answer is not said by its latest evidence turn. */
-function stateSaid(index: UserIndex, qa: UserIndex['bundle']['plan']['qa'][number]): boolean {
-  const cue = STATE_CUES[qa.answer];
-  if (cue === undefined) return true;
-  const texts = qa.evidenceSlotIds.map((id) => index.turnBySlot.get(id)?.turn.text ?? '');
-  if (qa.answer.startsWith('We have')) return texts.some((text) => cue.test(text));
-  return cue.test(texts.at(-1) ?? '');
-}
-
 export interface FidelityOptions {
   /**
    * The pipeline's `plan.qa.weights`: the LoCoMo and PersonaMem mixes are measured against the
@@ -76,164 +46,36 @@ export interface FidelityOptions {
 }
 
 /**
- * Accumulates the figures user by user (memory: question strings and opening counts only).
+ * Accumulates the figures user by user (memory: question strings and opening counts only):
+ * `addUser` measures a user here, `add` folds a partial measured elsewhere (a worker thread).
  *
  * @example const meter = createFidelityMeter(); meter.addUser(index, failures); meter.finish();
  */
 export function createFidelityMeter(options: FidelityOptions = {}) {
   const weights = options.qaWeights ?? {};
   const exportConfig = options.exportConfig ?? ExportConfig.parse({});
-  let pmQuestions = 0;
-  let pmTokens = 0;
-  const n = {
-    driftSlots: 0,
-    driftErrors: 0,
-    prefSlots: 0,
-    prefErrors: 0,
-    answerable: 0,
-    unanswerable: 0,
-    goldAsked: 0,
-    goldLeaks: 0,
-    questions: 0,
-    duplicates: 0,
-    userTurns: 0,
-    selfNaming: 0,
-    turns: 0,
-    labelLeaks: 0,
-    mme: 0,
-    mmeImage: 0,
-    mmeWords: 0,
-    imageTurns: 0,
-    m2aConversations: 0,
-    m2aImages: 0,
-    m2aConceptTurns: 0,
-    m2aDuplicateTurns: 0,
-    m2aSessionRefs: 0,
-    m2aWrongRefs: 0,
-    personalityRows: 0,
-    personalityUnsupported: 0,
-    photoTurns: 0,
-    photoContradictions: 0,
-    visualQuestions: 0,
-    visualAmbiguous: 0,
-    corrections: 0,
-    correctionErrors: 0,
-  };
+  const n = emptyFidelityCounts();
   const openings = new Map<string, number>();
-  let assistantTurns = 0;
   const trainQuestions = new Set<string>();
   const testQuestions: string[] = [];
   const locomo = new Map<string, number>();
   const personaMem = new Map<string, number>();
+  const addAll = (target: Map<string, number>, counts: ReadonlyArray<readonly [string, number]>) => {
+    for (const [key, count] of counts) target.set(key, (target.get(key) ?? 0) + count);
+  };
+
+  /** Folds one user's partial (users in corpus order): the figures do not depend on the thread that measured it. */
+  function add(partial: FidelityPartial): void {
+    for (const key of Object.keys(n) as Array<keyof typeof n>) n[key] += partial.counts[key];
+    addAll(openings, partial.openings);
+    for (const question of partial.trainQuestions) trainQuestions.add(question);
+    testQuestions.push(...partial.testQuestions);
+    addAll(locomo, partial.locomo);
+    addAll(personaMem, partial.personaMem);
+  }
 
   function addUser(index: UserIndex, failures: ReadonlyMap<string, readonly RuleFailure[]>): void {
-    const { plan, dialogue } = index.bundle;
-    const prefs = new Map(plan.preferences.map((p) => [p.id, p]));
-    const meaningBySlot = new Map<string, boolean>();
-    for (const slot of plan.slots) {
-      if (slot.kind !== 'drift' && slot.kind !== 'preference') continue;
-      const turn = index.turnBySlot.get(slot.id)?.turn;
-      const bad =
-        turn === undefined || meaningProblems(turn.text, slotExpectations(plan, slot, prefs)).length > 0;
-      meaningBySlot.set(slot.id, bad);
-      if (slot.kind === 'drift') {
-        n.driftSlots++;
-        if (bad) n.driftErrors++;
-      } else {
-        n.prefSlots++;
-        if (bad) n.prefErrors++;
-      }
-    }
-    n.correctionErrors += failures.get('correction_scope')?.length ?? 0;
-    const leaked = new Set((failures.get('gold_in_prompt') ?? []).map((f) => f.location));
-    const asked = new Set<string>();
-    for (const qa of plan.qa) {
-      const question = qa.question.trim().toLowerCase();
-      n.questions++;
-      if (asked.has(question)) n.duplicates++;
-      asked.add(question);
-      if (plan.split === 'test') testQuestions.push(question);
-      else trainQuestions.add(question);
-      if (qa.answerType !== 'binary' && qa.answer.trim().length >= 4) {
-        n.goldAsked++;
-        if (leaked.has(`plan.qa[${qa.id}]`)) n.goldLeaks++;
-      }
-      if (!qa.unanswerable) {
-        n.answerable++;
-        const supported = qa.evidenceSlotIds.every((id) => {
-          const slot = index.slotsById.get(id);
-          const turn = index.turnBySlot.get(id)?.turn;
-          if (slot === undefined || turn === undefined || Date.parse(turn.time) > Date.parse(qa.questionTime))
-            return false;
-          if (meaningBySlot.get(id) === true) return false;
-          return keywordCoverage(turn.text, slot.keywords) === 1;
-        });
-        if (!supported || qa.evidenceSlotIds.length === 0 || !stateSaid(index, qa)) n.unanswerable++;
-      }
-      if (qa.family === 'persona-mme') {
-        n.mme++;
-        n.mmeWords += qa.question.split(/\s+/).filter(Boolean).length;
-        if (qa.evidenceSlotIds.some((id) => index.slotsById.get(id)?.imageId != null)) n.mmeImage++;
-      }
-      if (qa.family === 'locomo' && qa.locomoCategory != null)
-        locomo.set(qa.task, (locomo.get(qa.task) ?? 0) + 1);
-      if (qa.family === 'personamem') personaMem.set(qa.task, (personaMem.get(qa.task) ?? 0) + 1);
-    }
-    if (index.bundle.m2a !== undefined && !('skipped' in index.bundle.m2a)) {
-      const seen = inspectM2aSample(index.bundle.m2a.sample, index.bundle.m2a.report);
-      n.m2aConversations++;
-      n.m2aImages += seen.injectedImages;
-      n.m2aConceptTurns += seen.conceptTurns;
-      n.m2aDuplicateTurns += seen.duplicateTurns;
-      n.m2aSessionRefs += seen.sessionRefs;
-      n.m2aWrongRefs += seen.wrongSessionRefs;
-    }
-    for (const trace of index.bundle.memory?.traces ?? []) {
-      if (trace.task !== 'personality_inference') continue;
-      n.personalityRows++;
-      if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;
-    }
-    n.photoContradictions += photoDescriptionProblems(index).length;
-    for (const qa of plan.qa) {
-      if (qa.task !== 'visual_detail_recall') continue;
-      n.visualQuestions++;
-      if (visualQuestionProblems(index, qa).length > 0) n.visualAmbiguous++;
-    }
-    // PersonaMem context length as export builds it (the users whose questions it exports).
-    if (exportConfig.eval.splits.includes(plan.split)) {
-      const targets = personaMemTargets(index.bundle, exportConfig);
-      if (targets.length > 0) {
-        const target = exportConfig.eval.personamemContextTokens;
-        for (const placed of placeQuestions(
-          index.bundle,
-          personaMemMessages(index.bundle),
-          targets,
-          target,
-        )) {
-          pmQuestions++;
-          pmTokens += placed.tokens;
-        }
-      }
-    }
-    const fullName = plan.enriched.persona.name;
-    for (const session of dialogue.sessions) {
-      for (const turn of session.turns) {
-        n.turns++;
-        if (turn.images.length > 0) n.imageTurns++;
-        const lower = turn.text.toLowerCase();
-        if (PLAN_LABELS.some((label) => lower.includes(label))) n.labelLeaks++;
-        if (turn.speaker === 'user') {
-          n.userTurns++;
-          if (turn.images.length > 0) n.photoTurns++;
-          if (turn.noise === 'correction') n.corrections++;
-          if (turn.text.includes(fullName)) n.selfNaming++;
-        } else {
-          assistantTurns++;
-          const opening = (lower.match(/[\p{L}\p{N}']+/gu) ?? []).slice(0, 6).join(' ');
-          openings.set(opening, (openings.get(opening) ?? 0) + 1);
-        }
-      }
-    }
+    add(measureUserFidelity(index, failures, exportConfig));
   }
 
   function finish(): Record<string, FidelityFigure> {
@@ -280,7 +122,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
       assistant_repeated_openings: defect(
         `assistant turns opening with a 6-word run used ≥ ${OPENING_REPEATS} times`,
         repeated,
-        assistantTurns,
+        n.assistantTurns,
         5,
       ),
       plan_label_leaks: defect(
@@ -357,11 +199,11 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         'images',
       );
     }
-    if (pmQuestions > 0) {
+    if (n.pmQuestions > 0) {
       figures.personamem_context_tokens = meanFigure(
         `mean PersonaMem context length in tokens, gpt-tokenizer (real 32k file: ${PERSONAMEM_32K_MEAN_TOKENS})`,
-        pmTokens,
-        pmQuestions,
+        n.pmTokens,
+        n.pmQuestions,
         exportConfig.eval.personamemContextTokens,
         'tokens',
         0,
@@ -391,5 +233,5 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     return figures;
   }
 
-  return { addUser, finish };
+  return { add, addUser, finish };
 }

@@ -1,20 +1,18 @@
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SystemsConfig } from '../export/systems/config.js';
 import { createM2aBuilder } from '../export/systems/m2a.js';
-import { loadTreeSchema } from '../memory/tree/schema.js';
 import type { ReduceStage } from '../pipeline/types.js';
 import { ExportConfig } from '../schemas/export-config.js';
 import { PersonaTreeConfig } from '../schemas/memory-config.js';
 import { type PlanConfig, resolvePlanSettings } from '../schemas/plan-config.js';
 import { ValidateConfig } from '../schemas/validate-config.js';
 import { writeJson } from '../util/fs.js';
-import { readRunBundles } from './read-run.js';
-import { validateCorpus } from './validate-corpus.js';
+import { validateRun } from './validate-run.js';
 
 /**
  * The validate stage: reads plan, dialogues and memory, runs rule checks, judges and dedup,
- * quarantines failing users through the context and writes `<run-dir>/validation.json`.
+ * quarantines failing users through the context and writes `<run-dir>/validation.json`. Users
+ * are parsed and checked on `ctx.workers` threads (`validateRun`).
  *
  * @example await validateStage.run(ctx) // { in: 12, out: 11, quarantined: 1 }
  */
@@ -26,23 +24,17 @@ export const validateStage: ReduceStage = {
   async run(ctx) {
     const config = ValidateConfig.parse(ctx.config.validate ?? {});
     const poolDir = config.imagePoolDir === null ? null : resolve(ctx.runDir, config.imagePoolDir);
-    let skipped = 0;
-    const users = readRunBundles(ctx.runDir, {
-      onSkip: (userId, reason) => {
-        skipped++;
-        ctx.quarantine({ inputId: userId, reason, check: 'input' });
-      },
-    });
     const tree = PersonaTreeConfig.parse((ctx.config.memory as { tree?: unknown } | undefined)?.tree ?? {});
     const systems = SystemsConfig.parse(
       (ctx.config.export as { systems?: unknown } | undefined)?.systems ?? {},
     );
+    const exportConfig = ExportConfig.parse(ctx.config.export ?? {});
     // M²A merged conversations are built here as export will build them, and checked.
     const m2a = systems.m2a.enabled
       ? {
           builder: await createM2aBuilder({
             system: systems.m2a,
-            export: ExportConfig.parse(ctx.config.export ?? {}),
+            export: exportConfig,
             synth: ctx.config.synth,
             seed: ctx.seed,
             llm: ctx.llm,
@@ -50,15 +42,20 @@ export const validateStage: ReduceStage = {
           splits: systems.m2a.splits,
         }
       : undefined;
-    const report = await validateCorpus(users, {
-      config,
-      qaWeights: resolvePlanSettings((ctx.config.plan ?? {}) as PlanConfig).qa.weights,
-      exportConfig: ExportConfig.parse(ctx.config.export ?? {}),
-      ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
-      ...(m2a === undefined ? {} : { m2a }),
-      tree: { schema: loadTreeSchema(tree.schemaPath), maxExtensionDepth: tree.maxExtensionDepth },
+    const { report, skipped } = await validateRun(ctx.runDir, {
+      job: {
+        config,
+        qaWeights: resolvePlanSettings((ctx.config.plan ?? {}) as PlanConfig).qa.weights,
+        exportConfig,
+        ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
+        tree: { schemaPath: tree.schemaPath, maxExtensionDepth: tree.maxExtensionDepth },
+        poolDir,
+      },
       llm: ctx.llm,
-      imageExists: (path) => poolDir !== null && existsSync(join(poolDir, path)),
+      ...(m2a === undefined ? {} : { m2a }),
+      // Parsing and checking users run on worker threads (the same bytes as one thread).
+      ...(ctx.workers === undefined ? {} : { workers: ctx.workers }),
+      onSkip: (userId, reason) => ctx.quarantine({ inputId: userId, reason, check: 'input' }),
       onQuarantine: (record) => ctx.quarantine(record),
       onProgress: (done) => ctx.progress(done, 0),
       signal: ctx.signal,

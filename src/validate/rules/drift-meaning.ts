@@ -1,4 +1,4 @@
-import { meaningProblems, slotExpectations } from '../../synth/meaning.js';
+import { slotMeaningProblems } from '../slot-meaning.js';
 import type { RuleCheck, RuleFailure } from '../types.js';
 
 /**
@@ -12,15 +12,15 @@ import type { RuleCheck, RuleFailure } from '../types.js';
 export const driftMeaningCheck: RuleCheck = {
   name: 'drift_meaning',
   description: 'preference and drift turns state the planned polarity, operation and condition',
-  run({ bundle, turnBySlot, slotsById }) {
+  run(index) {
+    const { bundle, turnBySlot, slotsById } = index;
     const failures: RuleFailure[] = [];
     const plan = bundle.plan;
-    const prefs = new Map(plan.preferences.map((pref) => [pref.id, pref]));
     for (const slot of slotsById.values()) {
       if (slot.kind !== 'preference' && slot.kind !== 'drift') continue;
       const located = turnBySlot.get(slot.id);
       if (located === undefined || located.turn.speaker !== 'user') continue; // slot_expressed reports it
-      const problems = meaningProblems(located.turn.text, slotExpectations(plan, slot, prefs));
+      const problems = slotMeaningProblems(index, slot, located.turn);
       for (const problem of problems) {
         failures.push({
           check: 'drift_meaning',

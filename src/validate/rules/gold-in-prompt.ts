@@ -7,12 +7,26 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** Compiled answer patterns (no `g` flag, so `test` keeps no state between calls). */
 const phrases = new Map<string, RegExp>();
 
-/** The profile's lines in lower case, for the last profile asked (the questions of a user share a few). */
-let lastProfile: { text: string; lines: string[] } | null = null;
-function profileLines(profile: string): string[] {
-  if (lastProfile?.text !== profile)
-    lastProfile = { text: profile, lines: profile.toLowerCase().split('\n') };
-  return lastProfile.lines;
+/** The profile in lower case and its lines, for the last profile asked (the questions of a user share a few). */
+let lastProfile: { text: string; lower: string; lines: string[] } | null = null;
+function lowerProfile(profile: string): { lower: string; lines: string[] } {
+  if (lastProfile?.text !== profile) {
+    const lower = profile.toLowerCase();
+    lastProfile = { text: profile, lower, lines: lower.split('\n') };
+  }
+  return lastProfile;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * False when no line can match the answer's pattern: an ASCII answer matches, case-insensitively,
+ * only where the lower-cased profile contains it in lower case, or where a long s (ſ, the one
+ * character that is neither ASCII nor lowered to ASCII but folds to it) stands for an s. Most answers are in no profile line,
+ * and `includes` is far cheaper than testing the pattern line by line.
+ */
+function mayContain(lower: string, answer: string): boolean {
+  return !ASCII.test(answer) || lower.includes(answer.toLowerCase()) || lower.includes('\u017f');
 }
 
 /**
@@ -27,11 +41,13 @@ export function leaks(profile: string, answer: string, subject: readonly string[
     phrase = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(answer)}(?![\\p{L}\\p{N}])`, 'iu');
     phrases.set(answer, phrase);
   }
+  const { lower, lines } = lowerProfile(profile);
+  if (!mayContain(lower, answer)) return false;
   const short = answer.split(/\s+/).length <= 2;
   const words = subject
     .map((word) => word.toLowerCase())
     .filter((word) => word.length > 2 && !answer.includes(word));
-  return profileLines(profile).some(
+  return lines.some(
     (line) =>
       phrase.test(line) && (!short || words.length === 0 || words.some((word) => line.includes(word))),
   );

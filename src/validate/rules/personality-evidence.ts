@@ -24,7 +24,19 @@ function asBigFive(value: unknown): BigFive | null {
  *
  * @example personalityTargetProblems(trace) // ['gold: extraversion 4: the message shows no cue']
  */
-export function personalityTargetProblems(trace: MemoryTrace): string[] {
+export function personalityTargetProblems(trace: MemoryTrace): readonly string[] {
+  let problems = checked.get(trace);
+  if (problems === undefined) {
+    problems = targetProblems(trace);
+    checked.set(trace, problems);
+  }
+  return problems;
+}
+
+/** Read once per trace: the rule and the fidelity meter both ask. */
+const checked = new WeakMap<MemoryTrace, readonly string[]>();
+
+function targetProblems(trace: MemoryTrace): string[] {
   const text = personalityMessage(trace);
   if (text === null) return ['the step has no user message (input.turn) to read the target from'];
   const targets: Array<[string, unknown]> = [['gold', trace.gold.value]];

@@ -9,10 +9,27 @@ import { claimProblem, photoClaims, photoVocabulary } from './photo-words.js';
  *
  * @example photoDescriptionProblems(indexUser(bundle)) // [{ turnId, problems: ['says "red ball" but …'] }]
  */
-export function photoDescriptionProblems(index: UserIndex): Array<{ turnId: string; problems: string[] }> {
+export function photoDescriptionProblems(index: UserIndex): readonly PhotoTurnProblems[] {
+  let found = described.get(index);
+  if (found === undefined) {
+    found = findProblems(index);
+    described.set(index, found);
+  }
+  return found;
+}
+
+interface PhotoTurnProblems {
+  turnId: string;
+  problems: string[];
+}
+
+/** Read once per user: the rule and the fidelity meter both ask. */
+const described = new WeakMap<UserIndex, readonly PhotoTurnProblems[]>();
+
+function findProblems(index: UserIndex): PhotoTurnProblems[] {
   const { plan, dialogue } = index.bundle;
   const vocabulary = photoVocabulary(plan);
-  const out: Array<{ turnId: string; problems: string[] }> = [];
+  const out: PhotoTurnProblems[] = [];
   for (const session of dialogue.sessions) {
     for (const turn of session.turns) {
       if (turn.speaker !== 'user' || turn.images.length === 0) continue;

@@ -19,10 +19,24 @@ export interface PhotoVocabulary {
   colours: string[];
 }
 
+const vocabularies = new WeakMap<UserPlan, PhotoVocabulary>();
+
 /**
+ * The object names and colours a user's photos can be described with (built once per plan: the
+ * rules and the fidelity meter ask for it, read-only, again and again).
+ *
  * @example photoVocabulary(plan).names.get('gift box') // ['gift boxes', 'gift box']
  */
 export function photoVocabulary(plan: UserPlan): PhotoVocabulary {
+  let vocabulary = vocabularies.get(plan);
+  if (vocabulary === undefined) {
+    vocabulary = buildVocabulary(plan);
+    vocabularies.set(plan, vocabulary);
+  }
+  return vocabulary;
+}
+
+function buildVocabulary(plan: UserPlan): PhotoVocabulary {
   const names = new Map<string, string[]>();
   const colours = new Set<string>(Object.keys(OBJECT_COLORS));
   const add = (name: string) =>
@@ -67,19 +81,45 @@ function countOf(word: string | undefined): number | null {
 export function photoClaims(text: string, vocabulary: PhotoVocabulary): PhotoClaim[] {
   const lower = text.toLowerCase();
   const claims: PhotoClaim[] = [];
-  const colours = vocabulary.colours.map(escapeRegExp).join('|');
-  const numbers = ['a', 'an', ...COUNT_WORDS, '\\d+'].join('|');
-  const bare = [...COUNT_WORDS, '\\d+'].join('|');
-  for (const [object, forms] of vocabulary.names) {
-    const form = forms.map(escapeRegExp).join('|');
-    const coloured = new RegExp(`\\b(?:(${numbers})\\s+)?(${colours})\\s+(?:${form})\\b`, 'g');
+  for (const { object, coloured, counted } of claimPatterns(vocabulary)) {
     for (const match of lower.matchAll(coloured))
       claims.push({ phrase: match[0], object, colour: match[2] as string, count: countOf(match[1]) });
-    const counted = new RegExp(`\\b(${bare})\\s+(?:${form})\\b`, 'g');
     for (const match of lower.matchAll(counted))
       claims.push({ phrase: match[0], object, colour: null, count: countOf(match[1]) });
   }
   return claims;
+}
+
+interface ClaimPatterns {
+  object: string;
+  /** "(three) red balls": an optional count, a colour, the object. */
+  coloured: RegExp;
+  /** "three balls": a count and the object. */
+  counted: RegExp;
+}
+
+/**
+ * The claim patterns of a vocabulary, compiled once per vocabulary (one per plan): building them
+ * for every turn was most of the rule's time. `matchAll` works on a copy, so the shared `g`
+ * patterns keep no state between texts.
+ */
+const patternsByVocabulary = new WeakMap<PhotoVocabulary, ClaimPatterns[]>();
+function claimPatterns(vocabulary: PhotoVocabulary): ClaimPatterns[] {
+  let patterns = patternsByVocabulary.get(vocabulary);
+  if (patterns !== undefined) return patterns;
+  const colours = vocabulary.colours.map(escapeRegExp).join('|');
+  const numbers = ['a', 'an', ...COUNT_WORDS, '\\d+'].join('|');
+  const bare = [...COUNT_WORDS, '\\d+'].join('|');
+  patterns = [...vocabulary.names].map(([object, forms]) => {
+    const form = forms.map(escapeRegExp).join('|');
+    return {
+      object,
+      coloured: new RegExp(`\\b(?:(${numbers})\\s+)?(${colours})\\s+(?:${form})\\b`, 'g'),
+      counted: new RegExp(`\\b(${bare})\\s+(?:${form})\\b`, 'g'),
+    };
+  });
+  patternsByVocabulary.set(vocabulary, patterns);
+  return patterns;
 }
 
 /**

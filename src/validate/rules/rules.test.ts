@@ -4,6 +4,7 @@ import { buildFixtureUser } from '../../../test/validate/fixture.js';
 import { VitaBenchSystemConfig } from '../../export/systems/config.js';
 import { ValidateConfig } from '../../schemas/validate-config.js';
 import { indexUser, type RuleOptions } from '../types.js';
+import { leaks } from './gold-in-prompt.js';
 import { imageRefsCheck, parseTrajectoryStep, RULE_CHECKS } from './index.js';
 
 const options: RuleOptions = {
@@ -71,5 +72,22 @@ describe('parseTrajectoryStep', () => {
     ['<think>a<think>b</think><answer>x</answer>', false],
   ])('%s → ok %s', (text, ok) => {
     expect(parseTrajectoryStep(text).ok).toBe(ok);
+  });
+});
+
+describe('gold_in_prompt leaks', () => {
+  const profile =
+    'User profile:\nname: Ana\noccupation: Night Nurse\nhobby: ſwimming at dawn\n\nYour role:\nfriend';
+  it('finds an answer as a whole phrase in any case, also where a long s folds to s', () => {
+    expect(leaks(profile, 'night nurse', [])).toBe(true);
+    expect(leaks(profile, 'Night Nurse', [])).toBe(true);
+    expect(leaks(profile, 'swimming at dawn', [])).toBe(true);
+    expect(leaks(profile, 'swimming at dawn', ['hobby'])).toBe(true);
+  });
+  it('does not find an answer the profile does not state, a part of a word, or a short answer away from its subject', () => {
+    expect(leaks(profile, 'day nurse', [])).toBe(false);
+    expect(leaks(profile, 'nurs', [])).toBe(false);
+    expect(leaks(profile, 'night nurse', ['hobby'])).toBe(false);
+    expect(leaks(profile.replace('ſ', 's'), 'swimming at noon', [])).toBe(false);
   });
 });

@@ -1,0 +1,217 @@
+/**
+ * One user's contribution to validation.json's fidelity section (`measureUserFidelity`): plain
+ * counts and lists, so it can be measured on a worker thread and folded into the corpus meter
+ * (`createFidelityMeter` in fidelity.ts) on the main thread in user order.
+ */
+
+import { personaMemMessages, personaMemTargets, placeQuestions } from '../export/eval/personamem-context.js';
+import type { ExportConfig } from '../schemas/export-config.js';
+import { inspectM2aSample } from './rules/m2a-sessions.js';
+import { personalityTargetProblems } from './rules/personality-evidence.js';
+import { photoDescriptionProblems } from './rules/photo-description.js';
+import { keywordCoverage } from './rules/slot-expressed.js';
+import { visualQuestionProblems } from './rules/visual-distractors.js';
+import { slotMeaningProblems } from './slot-meaning.js';
+import type { RuleFailure, UserIndex } from './types.js';
+
+const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preferences:', 'goals:'];
+
+/** What the evidence of a state question must say for its answer to be supported. */
+const STATE_CUES: Readonly<Record<string, RegExp>> = {
+  'Still planning it': /\b(plan|planning|not started|have not begun|not started yet)\b/i,
+  'In progress': /\b(in progress|started|in the middle|coming along|going slowly)\b/i,
+  Achieved: /\b(achieved|did it|managed to)\b/i,
+  'Gave it up': /\b(gave up|given up)\b/i,
+  'We have grown closer': /\b(closer)\b/i,
+  'We have drifted apart': /\b(drifted apart|not feel as close)\b/i,
+};
+
+/** False when a goal-status or relationship-trend answer is not said by its latest evidence turn. */
+function stateSaid(index: UserIndex, qa: UserIndex['bundle']['plan']['qa'][number]): boolean {
+  const cue = STATE_CUES[qa.answer];
+  if (cue === undefined) return true;
+  const texts = qa.evidenceSlotIds.map((id) => index.turnBySlot.get(id)?.turn.text ?? '');
+  if (qa.answer.startsWith('We have')) return texts.some((text) => cue.test(text));
+  return cue.test(texts.at(-1) ?? '');
+}
+
+/** The counters the meter sums over users. */
+export function emptyFidelityCounts() {
+  return {
+    driftSlots: 0,
+    driftErrors: 0,
+    prefSlots: 0,
+    prefErrors: 0,
+    answerable: 0,
+    unanswerable: 0,
+    goldAsked: 0,
+    goldLeaks: 0,
+    questions: 0,
+    duplicates: 0,
+    userTurns: 0,
+    selfNaming: 0,
+    turns: 0,
+    labelLeaks: 0,
+    mme: 0,
+    mmeImage: 0,
+    mmeWords: 0,
+    imageTurns: 0,
+    m2aConversations: 0,
+    m2aImages: 0,
+    m2aConceptTurns: 0,
+    m2aDuplicateTurns: 0,
+    m2aSessionRefs: 0,
+    m2aWrongRefs: 0,
+    personalityRows: 0,
+    personalityUnsupported: 0,
+    photoTurns: 0,
+    photoContradictions: 0,
+    visualQuestions: 0,
+    visualAmbiguous: 0,
+    corrections: 0,
+    correctionErrors: 0,
+    assistantTurns: 0,
+    pmQuestions: 0,
+    pmTokens: 0,
+  };
+}
+export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
+
+/** One user's fidelity contribution (structured-cloneable). */
+export interface FidelityPartial {
+  counts: FidelityCounts;
+  /** Assistant-turn openings (first 6 words) with their counts, in first-seen order. */
+  openings: Array<[string, number]>;
+  /** Normalised question texts of a train user, or of a test user (in plan order). */
+  trainQuestions: string[];
+  testQuestions: string[];
+  /** Questions per LoCoMo / PersonaMem task, in first-seen order. */
+  locomo: Array<[string, number]>;
+  personaMem: Array<[string, number]>;
+}
+
+/**
+ * Measures one user (its index and the rule failures found on it).
+ *
+ * @example const partial = measureUserFidelity(index, failuresByCheck, ExportConfig.parse({}));
+ */
+export function measureUserFidelity(
+  index: UserIndex,
+  failures: ReadonlyMap<string, readonly RuleFailure[]>,
+  exportConfig: ExportConfig,
+): FidelityPartial {
+  const n = emptyFidelityCounts();
+  const openings = new Map<string, number>();
+  const trainQuestions: string[] = [];
+  const testQuestions: string[] = [];
+  const locomo = new Map<string, number>();
+  const personaMem = new Map<string, number>();
+  const { plan, dialogue } = index.bundle;
+  const meaningBySlot = new Map<string, boolean>();
+  for (const slot of plan.slots) {
+    if (slot.kind !== 'drift' && slot.kind !== 'preference') continue;
+    const turn = index.turnBySlot.get(slot.id)?.turn;
+    const bad = turn === undefined || slotMeaningProblems(index, slot, turn).length > 0;
+    meaningBySlot.set(slot.id, bad);
+    if (slot.kind === 'drift') {
+      n.driftSlots++;
+      if (bad) n.driftErrors++;
+    } else {
+      n.prefSlots++;
+      if (bad) n.prefErrors++;
+    }
+  }
+  n.correctionErrors += failures.get('correction_scope')?.length ?? 0;
+  const leaked = new Set((failures.get('gold_in_prompt') ?? []).map((f) => f.location));
+  const asked = new Set<string>();
+  for (const qa of plan.qa) {
+    const question = qa.question.trim().toLowerCase();
+    n.questions++;
+    if (asked.has(question)) n.duplicates++;
+    asked.add(question);
+    if (plan.split === 'test') testQuestions.push(question);
+    else trainQuestions.push(question);
+    if (qa.answerType !== 'binary' && qa.answer.trim().length >= 4) {
+      n.goldAsked++;
+      if (leaked.has(`plan.qa[${qa.id}]`)) n.goldLeaks++;
+    }
+    if (!qa.unanswerable) {
+      n.answerable++;
+      const supported = qa.evidenceSlotIds.every((id) => {
+        const slot = index.slotsById.get(id);
+        const turn = index.turnBySlot.get(id)?.turn;
+        if (slot === undefined || turn === undefined || Date.parse(turn.time) > Date.parse(qa.questionTime))
+          return false;
+        if (meaningBySlot.get(id) === true) return false;
+        return keywordCoverage(turn.text, slot.keywords) === 1;
+      });
+      if (!supported || qa.evidenceSlotIds.length === 0 || !stateSaid(index, qa)) n.unanswerable++;
+    }
+    if (qa.family === 'persona-mme') {
+      n.mme++;
+      n.mmeWords += qa.question.split(/\s+/).filter(Boolean).length;
+      if (qa.evidenceSlotIds.some((id) => index.slotsById.get(id)?.imageId != null)) n.mmeImage++;
+    }
+    if (qa.family === 'locomo' && qa.locomoCategory != null)
+      locomo.set(qa.task, (locomo.get(qa.task) ?? 0) + 1);
+    if (qa.family === 'personamem') personaMem.set(qa.task, (personaMem.get(qa.task) ?? 0) + 1);
+  }
+  if (index.bundle.m2a !== undefined && !('skipped' in index.bundle.m2a)) {
+    const seen = inspectM2aSample(index.bundle.m2a.sample, index.bundle.m2a.report);
+    n.m2aConversations++;
+    n.m2aImages += seen.injectedImages;
+    n.m2aConceptTurns += seen.conceptTurns;
+    n.m2aDuplicateTurns += seen.duplicateTurns;
+    n.m2aSessionRefs += seen.sessionRefs;
+    n.m2aWrongRefs += seen.wrongSessionRefs;
+  }
+  for (const trace of index.bundle.memory?.traces ?? []) {
+    if (trace.task !== 'personality_inference') continue;
+    n.personalityRows++;
+    if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;
+  }
+  n.photoContradictions += photoDescriptionProblems(index).length;
+  for (const qa of plan.qa) {
+    if (qa.task !== 'visual_detail_recall') continue;
+    n.visualQuestions++;
+    if (visualQuestionProblems(index, qa).length > 0) n.visualAmbiguous++;
+  }
+  // PersonaMem context length as export builds it (the users whose questions it exports).
+  if (exportConfig.eval.splits.includes(plan.split)) {
+    const targets = personaMemTargets(index.bundle, exportConfig);
+    if (targets.length > 0) {
+      const target = exportConfig.eval.personamemContextTokens;
+      for (const placed of placeQuestions(index.bundle, personaMemMessages(index.bundle), targets, target)) {
+        n.pmQuestions++;
+        n.pmTokens += placed.tokens;
+      }
+    }
+  }
+  const fullName = plan.enriched.persona.name;
+  for (const session of dialogue.sessions) {
+    for (const turn of session.turns) {
+      n.turns++;
+      if (turn.images.length > 0) n.imageTurns++;
+      const lower = turn.text.toLowerCase();
+      if (PLAN_LABELS.some((label) => lower.includes(label))) n.labelLeaks++;
+      if (turn.speaker === 'user') {
+        n.userTurns++;
+        if (turn.images.length > 0) n.photoTurns++;
+        if (turn.noise === 'correction') n.corrections++;
+        if (turn.text.includes(fullName)) n.selfNaming++;
+      } else {
+        n.assistantTurns++;
+        const opening = (lower.match(/[\p{L}\p{N}']+/gu) ?? []).slice(0, 6).join(' ');
+        openings.set(opening, (openings.get(opening) ?? 0) + 1);
+      }
+    }
+  }
+  return {
+    counts: n,
+    openings: [...openings],
+    trainQuestions,
+    testQuestions,
+    locomo: [...locomo],
+    personaMem: [...personaMem],
+  };
+}
