@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { InputError } from '../errors/index.js';
 import { UserDialogue } from '../schemas/dialogue.js';
 import { UserMemory } from '../schemas/memory.js';
+import { decodeUserMemoryRecord } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
 import { readLines } from '../util/read-lines.js';
 import type { UserBundle } from './types.js';
@@ -72,12 +73,38 @@ export async function* readRunLines(runDir: string): AsyncGenerator<RunLines> {
 }
 
 /**
+ * Files whose records this version's stages wrote and nobody changed since
+ * (`StageContext.unchangedOutput`): conforming to their schemas by construction, they are read
+ * without them (the memory record is only decoded from its storage form).
+ */
+export interface TrustedFiles {
+  plan: boolean;
+  synth: boolean;
+  memory: boolean;
+}
+
+const NOT_TRUSTED: TrustedFiles = { plan: false, synth: false, memory: false };
+
+function decodeTrusted(
+  raw: unknown,
+): { success: true; data: UserMemory } | { success: false; error: { issues: Array<{ message: string }> } } {
+  try {
+    return {
+      success: true,
+      data: decodeUserMemoryRecord(raw as Record<string, unknown>) as unknown as UserMemory,
+    };
+  } catch (error) {
+    return { success: false, error: { issues: [{ message: (error as Error).message }] } };
+  }
+}
+
+/**
  * Parses and schema-checks one user's lines, in the order the checks always ran: plan schema,
  * dialogue present and valid, memory present and valid (when the run has a memory file).
  *
  * @example const parsed = parseRunLines(lines); if (parsed.kind === 'bundle') …
  */
-export function parseRunLines(lines: RunLines): ParsedRunLines {
+export function parseRunLines(lines: RunLines, trusted: TrustedFiles = NOT_TRUSTED): ParsedRunLines {
   const json: Partial<Record<keyof typeof RUN_FILES, unknown>> = {};
   const sources: Array<[keyof typeof RUN_FILES, RawLine | null | undefined]> = [
     ['plan', lines.plan],
@@ -92,17 +119,21 @@ export function parseRunLines(lines: RunLines): ParsedRunLines {
       return { kind: 'invalid-json', file, line: raw.line, message: (error as Error).message };
     }
   }
-  const plan = UserPlan.safeParse(json.plan);
+  const plan = trusted.plan
+    ? { success: true as const, data: json.plan as UserPlan }
+    : UserPlan.safeParse(json.plan);
   if (!plan.success)
     return { kind: 'skip', reason: `plan record fails its schema: ${plan.error.issues[0]?.message ?? ''}` };
   if (lines.dialogue === null) return { kind: 'skip', reason: 'no dialogue (quarantined by synth)' };
-  const dialogue = UserDialogue.safeParse(json.synth);
+  const dialogue = trusted.synth
+    ? { success: true as const, data: json.synth as UserDialogue }
+    : UserDialogue.safeParse(json.synth);
   if (!dialogue.success)
     return { kind: 'skip', reason: `dialogue fails its schema: ${dialogue.error.issues[0]?.message ?? ''}` };
   let memory: UserMemory | null = null;
   if (lines.memory !== undefined) {
     if (lines.memory === null) return { kind: 'skip', reason: 'no memory record (quarantined by memory)' };
-    const result = UserMemory.safeParse(json.memory);
+    const result = trusted.memory ? decodeTrusted(json.memory) : UserMemory.safeParse(json.memory);
     if (!result.success)
       return {
         kind: 'skip',

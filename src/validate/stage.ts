@@ -7,6 +7,7 @@ import { PersonaTreeConfig } from '../schemas/memory-config.js';
 import { type PlanConfig, resolvePlanSettings } from '../schemas/plan-config.js';
 import { ValidateConfig } from '../schemas/validate-config.js';
 import { writeJson } from '../util/fs.js';
+import { RUN_FILES } from './run-lines.js';
 import { validateRun } from './validate-run.js';
 
 /**
@@ -50,6 +51,12 @@ export const validateStage: ReduceStage = {
         ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
         tree: { schemaPath: tree.schemaPath, maxExtensionDepth: tree.maxExtensionDepth },
         poolDir,
+        // Records this version wrote and nobody changed since are read without their schemas.
+        trusted: {
+          plan: (await ctx.unchangedOutput?.('plan', RUN_FILES.plan)) === true,
+          synth: (await ctx.unchangedOutput?.('synth', RUN_FILES.synth)) === true,
+          memory: (await ctx.unchangedOutput?.('memory', RUN_FILES.memory)) === true,
+        },
       },
       llm: ctx.llm,
       ...(m2a === undefined ? {} : { m2a }),

@@ -6,7 +6,13 @@ import type { ValidationReport } from '../schemas/validate-config.js';
 import { createThreadPool } from '../util/thread-pool.js';
 import { checkUser } from './check-user.js';
 import type { FoldLocal } from './corpus-report.js';
-import { invalidJsonError, parseRunLines, type RunLines, readRunLines } from './run-lines.js';
+import {
+  invalidJsonError,
+  parseRunLines,
+  type RunLines,
+  readRunLines,
+  type TrustedFiles,
+} from './run-lines.js';
 import { sharedMap } from './schedule.js';
 import { indexUser } from './types.js';
 import { corpusSetup } from './validate-corpus.js';
@@ -85,13 +91,13 @@ export async function validateRun(
   try {
     const results =
       pool === null
-        ? inline(readRunLines(runDir))
+        ? inline(readRunLines(runDir), options.job.trusted)
         : sharedMap<RunLines, ValidateJobResult>(readRunLines(runDir), {
             pool,
             // One job running and one queued per worker; this thread checks the users beyond.
             window: 2 * pool.size,
             toMessage: (lines) => lines,
-            here: (lines) => validateUserLines(lines, env),
+            here: (lines) => validateUserLines(lines, env, options.job.trusted),
             failed: (error) => workerFailure(error, last),
           });
     for await (const { item: lines, result } of results) {
@@ -105,7 +111,10 @@ export async function validateRun(
       }
       if (result.kind === 'user') {
         // A judge model is called from here: it needs the user's records on this thread too.
-        await corpus.fold(result.check, judgesHere ? {} : { index: indexUser(bundleOf(lines)) });
+        await corpus.fold(
+          result.check,
+          judgesHere ? {} : { index: indexUser(bundleOf(lines, options.job.trusted)) },
+        );
       } else {
         const { bundle } = result;
         const builder = m2a?.splits.includes(bundle.plan.split) ? m2a.builder : undefined;
@@ -131,12 +140,13 @@ type InlineResult =
 /** Parsing on this thread; the checks follow in the caller (after an M²A sample is built). */
 async function* inline(
   items: AsyncIterable<RunLines>,
+  trusted: TrustedFiles | undefined,
 ): AsyncGenerator<{ item: RunLines; result: InlineResult }> {
-  for await (const item of items) yield { item, result: parseRunLines(item) };
+  for await (const item of items) yield { item, result: parseRunLines(item, trusted) };
 }
 
-function bundleOf(lines: RunLines) {
-  const parsed = parseRunLines(lines);
+function bundleOf(lines: RunLines, trusted: TrustedFiles | undefined) {
+  const parsed = parseRunLines(lines, trusted);
   if (parsed.kind !== 'bundle')
     throw new StageError(
       'validate',

@@ -5,7 +5,7 @@ import { loadTreeSchema } from '../memory/tree/schema.js';
 import type { ExportConfig } from '../schemas/export-config.js';
 import type { ValidateConfig } from '../schemas/validate-config.js';
 import { type CheckUserEnv, checkUser, type UserCheck } from './check-user.js';
-import { parseRunLines, type RunLines } from './run-lines.js';
+import { parseRunLines, type RunLines, type TrustedFiles } from './run-lines.js';
 import { indexUser } from './types.js';
 import { corpusSetup, type ValidateCorpusOptions } from './validate-corpus.js';
 
@@ -22,6 +22,8 @@ export interface ValidateJobData {
   tree: { schemaPath: string | null; maxExtensionDepth: number };
   /** Absolute image pool folder, or null when `imagePoolDir` is not set (images are not looked up). */
   poolDir: string | null;
+  /** Run files read without their schemas (see `TrustedFiles`). @default none */
+  trusted?: TrustedFiles;
 }
 
 /** The `validateCorpus` options the job data stands for (the rule and fidelity settings). */
@@ -44,8 +46,12 @@ export type ValidateJobResult =
   | { kind: 'user'; check: UserCheck };
 
 /** One user's lines → parsed, indexed and checked (`env` runs offline judges, or none). */
-export async function validateUserLines(lines: RunLines, env: CheckUserEnv): Promise<ValidateJobResult> {
-  const parsed = parseRunLines(lines);
+export async function validateUserLines(
+  lines: RunLines,
+  env: CheckUserEnv,
+  trusted?: TrustedFiles,
+): Promise<ValidateJobResult> {
+  const parsed = parseRunLines(lines, trusted);
   if (parsed.kind !== 'bundle') return parsed;
   return { kind: 'user', check: await checkUser(indexUser(parsed.bundle), env) };
 }
@@ -65,5 +71,5 @@ export function validateUserJob(
     const { env } = corpusSetup(corpusOptionsOf(data));
     workerEnv = data.judgesHere ? env : { ...env, judges: null };
   }
-  return validateUserLines(lines, workerEnv);
+  return validateUserLines(lines, workerEnv, data.trusted);
 }
