@@ -6,6 +6,7 @@ import { type UserMemory, UserMemoryRecord } from '../schemas/memory.js';
 import { PACKED_FIELDS, type PackedField, readPackedIndex } from '../schemas/memory-pack.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
+import { joinByUser, userIdOf } from '../util/join-by-user.js';
 import { readLineSpans, readLines } from '../util/read-lines.js';
 import { pruneBundle, readUnitDrops, type UserDrops } from './prune.js';
 
@@ -103,31 +104,23 @@ async function* joinRecords<T>(
   const drops = options.drops ?? (await readUnitDrops(runDir));
   const memoryPath = join(runDir, EXPORT_INPUTS.memory);
   const withDialogues = options.dialogues ?? true;
-  const dialogues = withDialogues ? records(join(runDir, EXPORT_INPUTS.synth)) : noRecords<T>();
-  const memories = existsSync(memoryPath) ? records(memoryPath) : null;
-  let dialogue = await pull(dialogues);
-  let memory = memories === null ? null : await pull(memories);
-  try {
-    for await (const plan of records(join(runDir, EXPORT_INPUTS.plan))) {
-      const userId = plan.userId;
-      while (dialogue !== null && dialogue.userId < userId) dialogue = await pull(dialogues);
-      while (memories !== null && memory !== null && memory.userId < userId) memory = await pull(memories);
-      // Quarantined users cost a regex, not a parse.
-      if (exclude.has(userId) || (withDialogues && dialogue?.userId !== userId)) continue;
-      if (memories !== null && memory?.userId !== userId) continue;
-      const userDrops = drops.get(userId);
-      yield {
-        userId,
-        plan: plan.line,
-        dialogue: withDialogues ? (dialogue?.line ?? null) : null,
-        memory: memory?.line ?? null,
-        ...(userDrops === undefined ? {} : { drops: userDrops }),
-      };
-    }
-  } finally {
-    // Close the secondary files even when the driver ends first or the consumer stops early.
-    await dialogues.return(undefined);
-    await memories?.return(undefined);
+  for await (const { key: userId, driver: plan, others } of joinByUser(
+    records(join(runDir, EXPORT_INPUTS.plan)),
+    {
+      dialogue: withDialogues ? records(join(runDir, EXPORT_INPUTS.synth)) : null,
+      memory: existsSync(memoryPath) ? records(memoryPath) : null,
+    },
+  )) {
+    // Quarantined users cost a regex, not a parse; users missing downstream are left out.
+    if (exclude.has(userId) || others.dialogue === null || others.memory === null) continue;
+    const userDrops = drops.get(userId);
+    yield {
+      userId,
+      plan: plan.line,
+      dialogue: others.dialogue?.line ?? null,
+      memory: others.memory?.line ?? null,
+      ...(userDrops === undefined ? {} : { drops: userDrops }),
+    };
   }
 }
 
@@ -252,38 +245,17 @@ function readMemory(
 /** The fields export relies on being present before it trusts a memory record. */
 const MemoryEnvelope = UserMemoryRecord.pick({ schemaVersion: true, userId: true, offline: true }).loose();
 
-const USER_ID = /"userId":"((?:[^"\\]|\\.)*)"/;
-
-/** Streams the lines of a JSON Lines file with their `userId` (read with a regex near the start, parse as fallback). */
+/** Streams the lines of a JSON Lines file with their `userId`. */
 async function* rawRecords(path: string): AsyncGenerator<{ userId: string; line: string }> {
   for await (const line of readLines(path)) {
     if (line.trim() === '') continue;
-    const match = USER_ID.exec(line.slice(0, 4096));
-    const userId =
-      match !== null
-        ? (JSON.parse(`"${match[1]}"`) as string)
-        : String((JSON.parse(line) as { userId?: unknown }).userId);
-    yield { userId, line };
+    yield { userId: userIdOf(line.slice(0, 4096), () => line), line };
   }
 }
 
 /** Streams the non-empty lines of a file as byte spans with their `userId` (see `rawRecords`). */
 async function* spanRecords(path: string): AsyncGenerator<{ userId: string; line: LineSpan }> {
   for await (const span of readLineSpans(path)) {
-    const match = USER_ID.exec(span.head);
-    const userId =
-      match !== null
-        ? (JSON.parse(`"${match[1]}"`) as string)
-        : String((JSON.parse(await span.text()) as { userId?: unknown }).userId);
-    yield { userId, line: { offset: span.offset, length: span.length } };
+    yield { userId: userIdOf(span.head, span.text), line: { offset: span.offset, length: span.length } };
   }
-}
-
-async function* noRecords<T>(): AsyncGenerator<{ userId: string; line: T }> {}
-
-async function pull<T>(
-  iterator: AsyncGenerator<{ userId: string; line: T }>,
-): Promise<{ userId: string; line: T } | null> {
-  const next = await iterator.next();
-  return next.done === true ? null : next.value;
 }

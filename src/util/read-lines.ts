@@ -15,12 +15,7 @@ export async function* readLines(
   options: { chunkBytes?: number } = {},
 ): AsyncGenerator<string> {
   const chunkBytes = options.chunkBytes ?? 1 << 20;
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw new InputError(path, `cannot read: ${(error as Error).message}`, { cause: error });
-  }
+  const handle = await openForReading(path);
   try {
     const decoder = new StringDecoder('utf8');
     const buffer = Buffer.allocUnsafe(chunkBytes);
@@ -53,7 +48,7 @@ export interface LineSpanRead {
   /** The line's first `headBytes` bytes as text (a character cut at the end is dropped). */
   head: string;
   /** The whole line as text. */
-  text(): Promise<string>;
+  text(): string;
 }
 
 /**
@@ -69,12 +64,7 @@ export async function* readLineSpans(
 ): AsyncGenerator<LineSpanRead> {
   const chunkBytes = options.chunkBytes ?? 4 << 20;
   const headBytes = options.headBytes ?? 4096;
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw new InputError(path, `cannot read: ${(error as Error).message}`, { cause: error });
-  }
+  const handle = await openForReading(path);
   try {
     let carry = Buffer.alloc(0);
     let carryOffset = 0;
@@ -86,7 +76,7 @@ export async function* readLineSpans(
       const head = new StringDecoder('utf8').write(line.subarray(0, headBytes));
       if (head.trim() === '' && line.every((byte) => byte === 32 || byte === 9)) return null;
       // Every chunk is a fresh buffer: the view stays valid.
-      return { offset: base + start, length: stop - start, head, text: async () => line.toString('utf8') };
+      return { offset: base + start, length: stop - start, head, text: () => line.toString('utf8') };
     };
     for (;;) {
       const chunk = Buffer.allocUnsafe(chunkBytes);
@@ -110,5 +100,13 @@ export async function* readLineSpans(
     if (last !== null) yield last;
   } finally {
     await handle.close();
+  }
+}
+
+async function openForReading(path: string) {
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    throw new InputError(path, `cannot read: ${(error as Error).message}`, { cause: error });
   }
 }

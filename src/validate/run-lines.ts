@@ -5,6 +5,7 @@ import { UserDialogue } from '../schemas/dialogue.js';
 import { UserMemory } from '../schemas/memory.js';
 import { decodeUserMemoryRecord } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
+import { joinByUser, userIdOf } from '../util/join-by-user.js';
 import { readLines } from '../util/read-lines.js';
 import type { UserBundle } from './types.js';
 
@@ -37,8 +38,6 @@ export type ParsedRunLines =
   | { kind: 'skip'; reason: string }
   | { kind: 'invalid-json'; file: keyof typeof RUN_FILES; line: number; message: string };
 
-const USER_ID = /"userId":"((?:[^"\\]|\\.)*)"/;
-
 /**
  * Streams a run's users as their raw lines (the plan file drives; dialogues and memory are joined
  * by `userId`, every file sorted by user id as the runner writes it). Nothing is parsed but each
@@ -48,27 +47,16 @@ const USER_ID = /"userId":"((?:[^"\\]|\\.)*)"/;
  */
 export async function* readRunLines(runDir: string): AsyncGenerator<RunLines> {
   const memoryPath = join(runDir, RUN_FILES.memory);
-  const dialogues = rawRecords(join(runDir, RUN_FILES.synth));
-  const memories = existsSync(memoryPath) ? rawRecords(memoryPath) : null;
-  let dialogue = await pull(dialogues);
-  let memory = memories === null ? null : await pull(memories);
-  try {
-    for await (const plan of rawRecords(join(runDir, RUN_FILES.plan))) {
-      const userId = plan.userId;
-      while (dialogue !== null && dialogue.userId < userId) dialogue = await pull(dialogues);
-      while (memories !== null && memory !== null && memory.userId < userId) memory = await pull(memories);
-      const lines: RunLines = {
-        userId,
-        plan: plan.raw,
-        dialogue: dialogue?.userId === userId ? dialogue.raw : null,
-      };
-      if (memories !== null) lines.memory = memory?.userId === userId ? memory.raw : null;
-      yield lines;
-    }
-  } finally {
-    // Close the secondary files even when the driver ends first or the consumer stops early.
-    await dialogues.return(undefined);
-    await memories?.return(undefined);
+  for await (const { key: userId, driver: plan, others } of joinByUser(
+    rawRecords(join(runDir, RUN_FILES.plan)),
+    {
+      synth: rawRecords(join(runDir, RUN_FILES.synth)),
+      memory: existsSync(memoryPath) ? rawRecords(memoryPath) : null,
+    },
+  )) {
+    const lines: RunLines = { userId, plan: plan.raw, dialogue: others.synth?.raw ?? null };
+    if (others.memory !== undefined) lines.memory = others.memory?.raw ?? null;
+    yield lines;
   }
 }
 
@@ -166,13 +154,9 @@ async function* rawRecords(path: string): AsyncGenerator<RawRecord> {
   for await (const text of readLines(path)) {
     number++;
     if (text.trim() === '') continue;
-    const match = USER_ID.exec(text.slice(0, 4096));
     let userId: string;
     try {
-      userId =
-        match !== null
-          ? (JSON.parse(`"${match[1]}"`) as string)
-          : String((JSON.parse(text) as { userId?: unknown }).userId);
+      userId = userIdOf(text.slice(0, 4096), () => text);
     } catch (error) {
       throw new InputError(path, `line ${number} is not valid JSON: ${(error as Error).message}`, {
         cause: error,
@@ -180,9 +164,4 @@ async function* rawRecords(path: string): AsyncGenerator<RawRecord> {
     }
     yield { userId, raw: { text, line: number } };
   }
-}
-
-async function pull(iterator: AsyncGenerator<RawRecord>): Promise<RawRecord | null> {
-  const next = await iterator.next();
-  return next.done === true ? null : next.value;
 }
