@@ -133,7 +133,22 @@ describe('quarantine at the finest unit', () => {
       'utf8',
     );
     expect(contexts).toContain(users[1]!.dialogue.sessions[0]!.turns[5]!.text);
-  });
+    // On worker threads (lines read from their byte spans, dialogues read for the pruned user):
+    // the same bytes.
+    const threads = join(root, 'export-threads');
+    await exportDataset(runDir, {
+      config: ExportConfig.parse({ eval: { splits: ['train', 'test'], allFamiliesInEachFormat: true } }),
+      seed: 7,
+      outDir: threads,
+      workers: 2,
+    });
+    const inline = await listFiles(join(runDir, 'export'));
+    expect((await listFiles(threads)).map((f) => f.path)).toEqual(inline.map((f) => f.path));
+    for (const file of inline)
+      expect(await readFile(join(threads, file.path)), file.path).toEqual(
+        await readFile(join(runDir, 'export', file.path)),
+      );
+  }, 60_000);
 
   it('still quarantines the whole user when every round is affected', async () => {
     const [user] = buildFixtureCorpus(1);
