@@ -119,11 +119,11 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
 
   try {
     // Pass 1: candidate ids per split and task; evaluation sets.
-    const sftIds = { train: new Map<string, string[]>(), test: new Map<string, string[]>() };
-    const rlIds = { train: new Map<string, string[]>(), test: new Map<string, string[]>() };
-    // Each id's rank in the mix's seeded order (computed by the scan), parallel to the id lists.
-    const sftRanks = { train: new Map<string, string[]>(), test: new Map<string, string[]>() };
-    const rlRanks = { train: new Map<string, string[]>(), test: new Map<string, string[]>() };
+    // Per kind, split and task: the ids, and each id's rank in the mix's seeded order (computed
+    // by the scan, parallel to the ids).
+    const byTask = () => ({ train: new Map<string, string[]>(), test: new Map<string, string[]>() });
+    const ids = { sft: byTask(), rl: byTask() };
+    const ranks = { sft: byTask(), rl: byTask() };
     const mme = createPersonaMmeWriter(join(outDir, 'eval', 'persona-mme'), config);
     const personamem = createPersonaMemWriter(join(outDir, 'eval', 'personamem'), config);
     const locomo: unknown[] = [];
@@ -150,9 +150,8 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
       if (scan.memoryOffline) summary.offline.memory = true;
       digests.set(lines.userId, scan.digest);
       for (const candidate of scan.candidates) {
-        const ids = (candidate.kind === 'sft' ? sftIds : rlIds)[split];
-        push(ids, candidate.task, candidate.id);
-        push((candidate.kind === 'sft' ? sftRanks : rlRanks)[split], candidate.task, candidate.rank);
+        push(ids[candidate.kind][split], candidate.task, candidate.id);
+        push(ranks[candidate.kind][split], candidate.task, candidate.rank);
       }
       if (scan.evalBundle !== undefined) {
         // The evaluation sets read the plan and the dialogue only (checked by the scan), without
@@ -178,23 +177,12 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     if (locomo.length > 0) await writeJson(join(outDir, 'eval', 'locomo-users.json'), locomoUsers);
 
     const keep = new Set<string>();
-    for (const split of SPLITS) {
-      summary.candidates.sft[split] = counts(sftIds[split]);
-      summary.candidates.rl[split] = counts(rlIds[split]);
-      for (const id of selectByQuota(
-        sftIds[split],
-        mixQuotas(summary.candidates.sft[split], config.sft.mix as MixConfig),
-        seed,
-        sftRanks[split],
-      ))
-        keep.add(id);
-      for (const id of selectByQuota(
-        rlIds[split],
-        mixQuotas(summary.candidates.rl[split], config.rl.mix as MixConfig),
-        seed,
-        rlRanks[split],
-      ))
-        keep.add(id);
+    for (const kind of ['sft', 'rl'] as const) {
+      for (const split of SPLITS) {
+        summary.candidates[kind][split] = counts(ids[kind][split]);
+        const quotas = mixQuotas(summary.candidates[kind][split], config[kind].mix as MixConfig);
+        for (const id of selectByQuota(ids[kind][split], quotas, seed, ranks[kind][split])) keep.add(id);
+      }
     }
     // Pass 2: write the kept rows in user order (users that failed a schema in pass 1 are skipped).
     const writers = {
@@ -248,15 +236,15 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
         if (summary.rejectedRows.examples.length < 20)
           summary.rejectedRows.examples.push({ id: rejected.id, reasons: rejected.problems });
       }
-      for (const kind of ['sft', 'rl'] as const) {
-        const rows = result.rows.filter((row) => row.kind === kind).length;
-        if (rows > 0) await writers[kind][result.split].writeBytes(result.jsonl[kind], rows);
-      }
+      const rows = { sft: 0, rl: 0 };
       for (const row of result.rows) {
         parquetWriters?.[row.kind][result.split].push(row.json);
         const byTask = summary[row.kind][result.split];
         byTask[row.task] = (byTask[row.task] ?? 0) + 1;
+        rows[row.kind]++;
       }
+      for (const kind of ['sft', 'rl'] as const)
+        if (rows[kind] > 0) await writers[kind][result.split].writeBytes(result.jsonl[kind], rows[kind]);
     }
     for (const kind of ['sft', 'rl'] as const) {
       for (const split of SPLITS) {

@@ -5,8 +5,8 @@ import type { PipelineConfig } from '../schemas/pipeline.js';
 import { readJsonl } from '../util/fs.js';
 import { stableStringify } from '../util/hash.js';
 import { outputDigests, packageVersion } from './manifest.js';
-import { type StageEntry, stageFingerprints, stageOutputs } from './runner.js';
-import { clearMarker, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
+import { type StageEntry, stageOutputs } from './runner.js';
+import { clearMarker, stageFingerprints, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
 
 interface ShardManifest {
   shard: string | null;

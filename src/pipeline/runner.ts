@@ -23,9 +23,11 @@ import {
 export { stageOutputs };
 
 import { runMapStage } from './run-map-stage.js';
+
 import {
   clearMarker,
   readMarker,
+  stageFingerprints,
   stateDir,
   writeLinesAtomic,
   writeMarker,
@@ -348,23 +350,6 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
   });
   if (failure !== null) throw failure.error;
   return summary;
-}
-
-/**
- * Each stage's fingerprint chains the whole resolved config, the seed, the shard and the stages
- * before it: a finished stage is reused only by a run of exactly the same configuration.
- */
-export function stageFingerprints(
-  config: PipelineConfig,
-  shard: { index: number; count: number } | null,
-): Record<string, string> {
-  let upstream = hashValue({ configHash: hashValue(config), seed: config.seed, shard });
-  const out: Record<string, string> = {};
-  for (const name of config.stages) {
-    upstream = hashValue({ upstream, stage: name });
-    out[name] = upstream;
-  }
-  return out;
 }
 
 function usageFigures(llm: LlmClient): { tokens: number; costUsd: number; cacheHits: number } {

@@ -1,6 +1,8 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { PipelineConfig } from '../schemas/pipeline.js';
 import { writeJson, writeStreamAtomic } from '../util/fs.js';
+import { hashValue } from '../util/hash.js';
 import { hashOutputs, packageVersion } from './manifest.js';
 
 /** Where the runner keeps its own bookkeeping inside a run directory. */
@@ -83,4 +85,21 @@ export async function writeLinesAtomic(
     }
     if (buffer.length > 0) await write(buffer.join(''));
   });
+}
+
+/**
+ * Each stage's fingerprint chains the whole resolved config, the seed, the shard and the stages
+ * before it: a finished stage is reused only by a run of exactly the same configuration.
+ */
+export function stageFingerprints(
+  config: PipelineConfig,
+  shard: { index: number; count: number } | null,
+): Record<string, string> {
+  let upstream = hashValue({ configHash: hashValue(config), seed: config.seed, shard });
+  const out: Record<string, string> = {};
+  for (const name of config.stages) {
+    upstream = hashValue({ upstream, stage: name });
+    out[name] = upstream;
+  }
+  return out;
 }

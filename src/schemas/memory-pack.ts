@@ -343,16 +343,18 @@ function unpackTraces(packed: PackedRecord, wantTrace: UnpackOptions['wantTrace'
         traces: Array<Record<string, unknown>>;
       },
     );
-  let lines: string[];
-  let turns: TurnShape[];
-  try {
-    lines = decompressText(packed.traces).split('\n');
-    turns = JSON.parse(lines[0] as string) as TurnShape[];
-  } catch (error) {
-    throw new Error(
-      `memory record field "traces" (${packed.encoding}) cannot be decoded: ${(error as Error).message}`,
-    );
-  }
+  // Undecodable data names the field, like every packed field (see `decompress`).
+  const decoded = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      throw new Error(
+        `memory record field "traces" (${packed.encoding}) cannot be decoded: ${(error as Error).message}`,
+      );
+    }
+  };
+  const lines = decoded(() => decompressText(packed.traces).split('\n'));
+  const turns = decoded(() => JSON.parse(lines[0] as string) as TurnShape[]);
   const stored = lines.slice(1);
   const index = wantTrace === undefined ? null : readPackedIndex(packed);
   if (index !== null && index.traces.length !== stored.length)
@@ -364,15 +366,7 @@ function unpackTraces(packed: PackedRecord, wantTrace: UnpackOptions['wantTrace'
   index?.traces.forEach(([id, task], i) => {
     if (wantTrace?.(id, task) === true) last.set(task, i);
   });
-  const parse = (line: string) => {
-    try {
-      return JSON.parse(line) as Record<string, unknown>;
-    } catch (error) {
-      throw new Error(
-        `memory record field "traces" (${packed.encoding}) cannot be decoded: ${(error as Error).message}`,
-      );
-    }
-  };
+  const parse = (line: string) => decoded(() => JSON.parse(line) as Record<string, unknown>);
   return decodeTraces({
     turns,
     traces: stored.map((line, i) => {

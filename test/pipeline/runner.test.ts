@@ -138,7 +138,7 @@ describe('runPipeline', () => {
       only: ['plan'],
     });
     await writeFile(join(out, '.state/synth.journal.jsonl'), `${journal.join('\n')}\n{"userId":"user-00`);
-    const { stageFingerprints } = await import('../../src/pipeline/runner.js');
+    const { stageFingerprints } = await import('../../src/pipeline/stage-state.js');
     await writeFile(
       join(out, '.state/synth.fingerprint'),
       `${stageFingerprints(testConfig(), null).synth}\n`,
