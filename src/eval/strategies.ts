@@ -1,10 +1,10 @@
-import { countTokens } from 'gpt-tokenizer';
 import { PROMPTS } from '../export/prompts.js';
 import type { LlmClient } from '../llm/types.js';
 import { createPersonaMemory, type PersonaMemory } from '../memory/persona/persona-memory.js';
 import { formatMemoryBlock, formatMinute } from '../memory/retrieval/format-block.js';
 import { embedderFromLlm, retrieve } from '../memory/retrieval/retrieve.js';
 import type { MemorySnapshot } from '../schemas/memory.js';
+import { countTokens } from '../util/tokens.js';
 import { labelOf } from './load.js';
 import type { EvalRecord, RunEvalOptions } from './run.js';
 import type { EvalItem, EvalTurn } from './types.js';

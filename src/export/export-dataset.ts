@@ -6,7 +6,6 @@ import type { ExportConfig, MixConfig } from '../schemas/export-config.js';
 import { readJson, writeFileAtomic, writeJson } from '../util/fs.js';
 import { createThreadPool } from '../util/thread-pool.js';
 import { renderDatasetCard } from './dataset-card.js';
-import { buildLocomoSample } from './eval/locomo.js';
 import { createPersonaMmeWriter } from './eval/persona-mme.js';
 import { createPersonaMemWriter } from './eval/personamem.js';
 import {
@@ -24,7 +23,7 @@ import { openJsonlWriter } from './jsonl-writer.js';
 import { mixQuotas, selectByQuota } from './mix.js';
 import { openParquetWriter } from './parquet.js';
 import { readUnitDrops } from './prune.js';
-import { type ExportBundle, type ExportSpans, readExportLines, readExportSpans } from './read-run.js';
+import { type ExportSpans, readExportLines, readExportSpans } from './read-run.js';
 
 export { RL_COLUMNS, SFT_COLUMNS } from './export-user.js';
 
@@ -124,8 +123,8 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     const byTask = () => ({ train: new Map<string, string[]>(), test: new Map<string, string[]>() });
     const ids = { sft: byTask(), rl: byTask() };
     const ranks = { sft: byTask(), rl: byTask() };
-    const mme = createPersonaMmeWriter(join(outDir, 'eval', 'persona-mme'), config);
-    const personamem = createPersonaMemWriter(join(outDir, 'eval', 'personamem'), config);
+    const mme = createPersonaMmeWriter(join(outDir, 'eval', 'persona-mme'));
+    const personamem = createPersonaMemWriter(join(outDir, 'eval', 'personamem'));
     const locomo: unknown[] = [];
     const locomoUsers: Record<string, string> = {};
     // Users the scan read (the others failed a schema), with the fingerprint of their rows.
@@ -153,17 +152,15 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
         push(ids[candidate.kind][split], candidate.task, candidate.id);
         push(ranks[candidate.kind][split], candidate.task, candidate.rank);
       }
-      if (scan.evalBundle !== undefined) {
-        // The evaluation sets read the plan and the dialogue only (checked by the scan), without
-        // the rounds and questions validate quarantined.
-        const bundle: ExportBundle = { ...scan.evalBundle, memory: null };
-        await mme.addUser(bundle);
-        personamem.addUser(bundle);
-        const sample = buildLocomoSample(bundle, config);
+      if (scan.evalParts !== undefined) {
+        // Built by the scan (on a worker thread); written here in user order.
+        await mme.addUser(scan.evalParts.personaMme);
+        personamem.addUser(scan.evalParts.personaMem);
+        const sample = scan.evalParts.locomo;
         if (sample !== null) {
           // LoCoMo's kind of id, numbered in user order (the user id stays in the dataset card's mapping).
           sample.sample_id = `conv-${locomo.length + 1}`;
-          locomoUsers[sample.sample_id] = bundle.plan.userId;
+          locomoUsers[sample.sample_id] = lines.userId;
           locomo.push(sample);
           summary.eval.locomo.samples++;
           summary.eval.locomo.questions += sample.qa.length;
@@ -238,13 +235,16 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
       }
       const rows = { sft: 0, rl: 0 };
       for (const row of result.rows) {
-        parquetWriters?.[row.kind][result.split].push(row.json);
         const byTask = summary[row.kind][result.split];
         byTask[row.task] = (byTask[row.task] ?? 0) + 1;
         rows[row.kind]++;
       }
-      for (const kind of ['sft', 'rl'] as const)
-        if (rows[kind] > 0) await writers[kind][result.split].writeBytes(result.jsonl[kind], rows[kind]);
+      for (const kind of ['sft', 'rl'] as const) {
+        if (rows[kind] === 0) continue;
+        const chunk = result.parquet[kind];
+        if (chunk !== null) parquetWriters?.[kind][result.split].pushChunk(chunk);
+        await writers[kind][result.split].writeBytes(result.jsonl[kind], rows[kind]);
+      }
     }
     for (const kind of ['sft', 'rl'] as const) {
       for (const split of SPLITS) {

@@ -4,10 +4,14 @@ import type { UserMemory } from '../schemas/memory.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import type { UserPlan } from '../schemas/plan.js';
 import { sha256 } from '../util/hash.js';
+import { type ColumnChunk, encodeColumns } from './column-chunk.js';
+import type { EvalSource } from './eval/common.js';
+import { buildLocomoSample, type LocomoSample } from './eval/locomo.js';
+import { type PersonaMmeUser, personaMmeUser } from './eval/persona-mme.js';
+import { type PersonaMemUser, personaMemUser } from './eval/personamem.js';
 import { quotaRank } from './mix.js';
 import {
   EXPORT_INPUTS,
-  type ExportBundle,
   type ExportLines,
   type ExportSpans,
   loadExportLines,
@@ -79,8 +83,11 @@ export type UserScan =
       candidates: ScannedCandidate[];
       /** Fingerprint of the candidate ids in order: pass 2 must name the same rows. */
       digest: string;
-      /** For users of the evaluation splits: plan and dialogue (schema-checked, pruned) for the eval sets. */
-      evalBundle?: Pick<ExportBundle, 'plan' | 'dialogue'>;
+      /**
+       * For users of the evaluation splits: their parts of the evaluation sets, made from the plan
+       * and the dialogue (schema-checked, without the rounds and questions validate quarantined).
+       */
+      evalParts?: EvalParts;
     };
 
 /**
@@ -112,18 +119,33 @@ export function scanUser(lines: ExportLines, config: ExportConfig, seed: number,
     imagePaths,
     candidates,
     digest: idsDigest(candidates.map((candidate) => candidate.id)),
-    ...(config.eval.splits.includes(split)
-      ? { evalBundle: { plan: bundle.plan, dialogue: bundle.dialogue } }
-      : {}),
+    ...(config.eval.splits.includes(split) ? { evalParts: evalParts(bundle, config) } : {}),
   };
 }
 
-/** The kept rows of one user as JSON lines (selected columns, in candidate order). */
+/** A user's parts of the evaluation sets (each null when the user has no question for it). */
+export interface EvalParts {
+  personaMme: PersonaMmeUser | null;
+  personaMem: PersonaMemUser | null;
+  locomo: LocomoSample | null;
+}
+
+function evalParts(bundle: EvalSource, config: ExportConfig): EvalParts {
+  return {
+    personaMme: personaMmeUser(bundle, config),
+    personaMem: personaMemUser(bundle, config),
+    locomo: buildLocomoSample(bundle, config),
+  };
+}
+
+/** The kept rows of one user: counted by task, as jsonl bytes and (with Parquet) as column chunks. */
 export interface UserRows {
   split: Split;
-  rows: Array<{ kind: 'sft' | 'rl'; task: string; json: string }>;
-  /** The same rows as the bytes the jsonl files append (UTF-8, one line each), by kind. */
+  rows: Array<{ kind: 'sft' | 'rl'; task: string }>;
+  /** The rows as the bytes the jsonl files append (UTF-8, one line each), by kind. */
   jsonl: { sft: Uint8Array; rl: Uint8Array };
+  /** The rows' columns for the Parquet writers, by kind (null without Parquet or rows). */
+  parquet: { sft: ColumnChunk | null; rl: ColumnChunk | null };
   /** Kept rows ms-swift would train on wrongly (see `rowShapeProblems`): not written. */
   rejected: Array<{ id: string; problems: string[] }>;
   /** Fingerprint of every candidate id in order (the same as pass 1's, or the records changed). */
@@ -151,31 +173,53 @@ export function renderKeptRows(
   const rows: UserRows['rows'] = [];
   const rejected: UserRows['rejected'] = [];
   const ids: string[] = [];
+  const kept = { sft: [] as Array<Record<string, unknown>>, rl: [] as Array<Record<string, unknown>> };
+  const json = { sft: [] as string[], rl: [] as string[] };
   for (const { kind, candidate } of candidatesOf(bundle, config)) {
     ids.push(candidate.id);
     if (!keep.has(candidate.id)) continue;
     const row = candidate.build();
     const problems = rowShapeProblems(row);
-    if (problems.length > 0) rejected.push({ id: candidate.id, problems });
-    else
-      rows.push({
-        kind,
-        task: candidate.task,
-        json: JSON.stringify(pick(row, kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS)),
-      });
+    if (problems.length > 0) {
+      rejected.push({ id: candidate.id, problems });
+      continue;
+    }
+    const picked = pick(row, kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS);
+    rows.push({ kind, task: candidate.task });
+    kept[kind].push(picked);
+    json[kind].push(JSON.stringify(picked));
   }
-  // Encoded here, off the thread that writes the files (which only appends these bytes).
-  const jsonl = (kind: 'sft' | 'rl') => {
-    const lines = rows.filter((row) => row.kind === kind).map((row) => `${row.json}\n`);
-    return new Uint8Array(Buffer.from(lines.join(''), 'utf8'));
-  };
+  // Encoded here, off the thread that writes the files (which only appends these bytes and
+  // hands the chunks to the Parquet encoder).
+  const chunk = (kind: 'sft' | 'rl') =>
+    config.parquet && kept[kind].length > 0
+      ? encodeColumns(
+          kept[kind],
+          kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS,
+          Int32Array.from(json[kind], (line) => line.length),
+        )
+      : null;
   return {
     split: splitOf(bundle, config, seed),
     rows,
-    jsonl: { sft: jsonl('sft'), rl: jsonl('rl') },
+    jsonl: { sft: jsonlBytes(json.sft), rl: jsonlBytes(json.rl) },
+    parquet: { sft: chunk('sft'), rl: chunk('rl') },
     rejected,
     digest: idsDigest(ids),
   };
+}
+
+/** JSON lines as the UTF-8 bytes of a jsonl file (each line ending in a newline). */
+function jsonlBytes(lines: readonly string[]): Uint8Array {
+  let total = 0;
+  for (const line of lines) total += Buffer.byteLength(line, 'utf8') + 1;
+  const bytes = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  for (const line of lines) {
+    at += bytes.write(line, at, 'utf8');
+    bytes[at++] = 0x0a;
+  }
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, total);
 }
 
 /** A user's stored memory record with only the traces of kept rows decoded (the others are named, never built). */

@@ -1,7 +1,7 @@
-import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { finished } from 'node:stream/promises';
 import { describeWriteError, tempPathFor } from '../util/fs.js';
 
 /**
@@ -13,33 +13,62 @@ import { describeWriteError, tempPathFor } from '../util/fs.js';
 export async function openJsonlWriter(path: string) {
   await mkdir(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
-  const stream = createWriteStream(tmp, { encoding: 'utf8' });
+  // A deep buffer: the caller appends a user's rows (often hundreds of KB) without waiting for
+  // each write to reach the file, and goes on with the next user meanwhile.
+  const stream = createWriteStream(tmp, { encoding: 'utf8', highWaterMark: 4 * 1024 * 1024 });
   let count = 0;
+  // A failed write (a full disk) is kept and thrown by the next call: with a deep buffer most
+  // writes return before reaching the file, so nobody may be waiting on the stream when it fails.
+  let failure: { error: unknown } | null = null;
+  stream.on('error', (error) => {
+    failure ??= { error };
+  });
+  const failed = async () => {
+    if (failure !== null) {
+      stream.destroy();
+      throw await describeWriteError(path, failure.error);
+    }
+  };
+  const put = async (chunk: string | Uint8Array) => {
+    await failed();
+    if (!stream.write(chunk))
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          resolve();
+        };
+        stream.on('drain', done);
+        stream.on('close', done);
+      });
+    await failed();
+  };
   return {
     get count() {
       return count;
     },
     async write(row: unknown): Promise<void> {
       count++;
-      if (!stream.write(`${JSON.stringify(row)}\n`)) await once(stream, 'drain');
+      await put(`${JSON.stringify(row)}\n`);
     },
     /** Appends a row already serialized (one line of JSON, no newline). */
     async writeLine(json: string): Promise<void> {
       count++;
-      if (!stream.write(`${json}\n`)) await once(stream, 'drain');
+      await put(`${json}\n`);
     },
     /** Appends `rows` lines already serialized and encoded (UTF-8, each ending in a newline). */
     async writeBytes(lines: Uint8Array, rows: number): Promise<void> {
       count += rows;
-      if (!stream.write(lines)) await once(stream, 'drain');
+      await put(lines);
     },
     async close(): Promise<number> {
+      await failed();
       try {
         stream.end();
-        await once(stream, 'finish');
+        await finished(stream);
         await rename(tmp, path);
       } catch (error) {
-        throw await describeWriteError(path, error);
+        throw await describeWriteError(path, failure?.error ?? error);
       }
       return count;
     },

@@ -11,99 +11,202 @@ import {
   Utf8,
 } from 'apache-arrow';
 import * as parquet from 'parquet-wasm';
-import { writeFileAtomic } from '../util/fs.js';
+import { writeFileAtomic, writeStreamAtomic } from '../util/fs.js';
 import { readLines } from '../util/read-lines.js';
+import {
+  type ColumnChunk,
+  type EncodedColumn,
+  encodeColumns,
+  STRING_LISTS,
+  type TextPart,
+} from './column-chunk.js';
 
 const utf8Field = (name: string) => new Field(name, new Utf8(), false);
 const MESSAGE = new Struct([utf8Field('role'), utf8Field('content')]);
 
-/** Columns holding lists of strings; `messages` is list<struct<role, content>>; the rest utf8. */
-const STRING_LISTS = new Set(['images', 'choices']);
-
 /** Rows per record batch (and so per Parquet row group), keeping 32-bit string offsets far from overflow. */
 const BATCH_ROWS = 4096;
 
-/** UTF-8 column data from strings, encoded into one buffer (much faster than a builder). */
-function utf8Data(values: readonly string[]): Data<Utf8> {
-  const offsets = new Int32Array(values.length + 1);
-  let total = 0;
-  for (let i = 0; i < values.length; i++) {
-    total += Buffer.byteLength(values[i]!, 'utf8');
-    offsets[i + 1] = total;
+/** Running sums (length n + 1) of a length or count array, computed once per array. */
+const sums = new WeakMap<Int32Array, Float64Array>();
+function runningSums(values: Int32Array): Float64Array {
+  let out = sums.get(values);
+  if (out === undefined) {
+    out = new Float64Array(values.length + 1);
+    for (let i = 0; i < values.length; i++) out[i + 1] = (out[i] as number) + (values[i] as number);
+    sums.set(values, out);
   }
-  const bytes = Buffer.allocUnsafe(total);
-  for (let i = 0; i < values.length; i++) bytes.write(values[i]!, offsets[i]!, 'utf8');
-  return makeData({
-    type: new Utf8(),
-    length: values.length,
-    nullCount: 0,
-    valueOffsets: offsets,
-    data: new Uint8Array(bytes.buffer, bytes.byteOffset, total),
-  });
-}
-
-function listData<T extends Data>(lengths: readonly number[], child: T, itemType: T['type']) {
-  const offsets = new Int32Array(lengths.length + 1);
-  for (let i = 0; i < lengths.length; i++) offsets[i + 1] = offsets[i]! + lengths[i]!;
-  return makeData({
-    type: new List(new Field('item', itemType, false)),
-    length: lengths.length,
-    nullCount: 0,
-    valueOffsets: offsets,
-    child,
-  });
-}
-
-function columnData(name: string, values: readonly unknown[]): Data {
-  if (name === 'messages') {
-    const roles: string[] = [];
-    const contents: string[] = [];
-    const lengths = values.map((value) => {
-      const messages = value as Array<{ role: string; content: string }>;
-      for (const message of messages) {
-        roles.push(message.role);
-        contents.push(message.content);
-      }
-      return messages.length;
-    });
-    const struct = makeData({
-      type: MESSAGE,
-      length: roles.length,
-      nullCount: 0,
-      children: [utf8Data(roles), utf8Data(contents)],
-    });
-    return listData(lengths, struct, MESSAGE);
-  }
-  if (STRING_LISTS.has(name)) {
-    const flat: string[] = [];
-    const lengths = values.map((value) => {
-      const items = value as string[];
-      for (const item of items) flat.push(item);
-      return items.length;
-    });
-    return listData(lengths, utf8Data(flat), new Utf8());
-  }
-  return utf8Data(values.map((value) => String(value)));
+  return out;
 }
 
 /**
- * Encodes rows as a Parquet file: apache-arrow record batches (built straight from buffers) →
- * IPC stream → parquet-wasm with SNAPPY (STACK.md). `messages` is `list<struct<role, content>>`,
- * `images`/`choices` are `list<utf8>`, every other column `utf8`; one row group per 4,096 rows.
- *
- * @example const bytes = encodeParquet([{ id: 'a', messages: [{ role: 'user', content: 'hi' }], images: [] }]);
+ * A list column's offsets, appended to from per-row item counts. Its buffer grows to the largest
+ * batch and is then reused batch after batch (`reset`).
  */
-export function encodeParquet(
-  rows: ReadonlyArray<Record<string, unknown>>,
-  columns?: readonly string[],
-): Uint8Array {
-  const properties = new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build();
-  const ipc = encodeIpc(rows, columns ?? Object.keys(rows[0] ?? {}));
-  return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), properties);
+class ListOffsets {
+  private offsets = new Int32Array(BATCH_ROWS + 1);
+  private count = 0;
+
+  append(counts: Int32Array, from: number, to: number): void {
+    if (this.count + (to - from) + 1 > this.offsets.length) {
+      const grown = new Int32Array(Math.max(2 * this.offsets.length, this.count + (to - from) + 1));
+      grown.set(this.offsets.subarray(0, this.count + 1));
+      this.offsets = grown;
+    }
+    for (let i = from; i < to; i++, this.count++)
+      this.offsets[this.count + 1] = (this.offsets[this.count] as number) + (counts[i] as number);
+  }
+
+  data<T extends Data>(child: T, itemType: T['type']) {
+    return makeData({
+      type: new List(new Field('item', itemType, false)),
+      length: this.count,
+      nullCount: 0,
+      valueOffsets: this.offsets.subarray(0, this.count + 1),
+      child,
+    });
+  }
+
+  reset(): void {
+    this.count = 0;
+  }
 }
 
-/** Arrow IPC stream bytes of the rows (one record batch per 4,096 rows). */
-function encodeIpc(rows: ReadonlyArray<Record<string, unknown>>, names: readonly string[]): Uint8Array {
+/** A UTF-8 column, appended to from text parts; reused batch after batch like `ListOffsets`. */
+class Utf8Column {
+  private bytes = Buffer.allocUnsafeSlow(1 << 16);
+  private used = 0;
+  private offsets = new Int32Array(BATCH_ROWS + 1);
+  private count = 0;
+
+  /** Appends strings `from`..`to` of a part. */
+  append(part: TextPart, from: number, to: number): void {
+    if (from === to) return;
+    const bytes = runningSums(part.bytes);
+    const units = runningSums(part.units);
+    const size = (bytes[to] as number) - (bytes[from] as number);
+    if (this.used + size > this.bytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, this.used + size));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    if (this.count + (to - from) + 1 > this.offsets.length) {
+      const grown = new Int32Array(Math.max(2 * this.offsets.length, this.count + (to - from) + 1));
+      grown.set(this.offsets.subarray(0, this.count + 1));
+      this.offsets = grown;
+    }
+    this.bytes.write(part.text.slice(units[from], units[to]), this.used, size, 'utf8');
+    const start = (bytes[from] as number) - this.used;
+    for (let i = from; i < to; i++, this.count++)
+      this.offsets[this.count + 1] = (bytes[i + 1] as number) - start;
+    this.used += size;
+  }
+
+  data(): Data<Utf8> {
+    return makeData({
+      type: new Utf8(),
+      length: this.count,
+      nullCount: 0,
+      valueOffsets: this.offsets.subarray(0, this.count + 1),
+      data: new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.used),
+    });
+  }
+
+  reset(): void {
+    console.error('cap', (this.bytes.length / 1e6).toFixed(1), 'used', (this.used / 1e6).toFixed(1));
+    this.count = 0;
+    this.used = 0;
+  }
+}
+
+/** The item range of rows `from`..`to` in a list column. */
+function itemRange(counts: Int32Array, from: number, to: number) {
+  const at = runningSums(counts);
+  return [at[from] as number, at[to] as number] as const;
+}
+
+/**
+ * One batch's columns under construction: rows are appended chunk range by chunk range (the
+ * strings are encoded into the column buffers at once, so no chunk is held until the batch is
+ * full), then taken as a record batch; `reset` starts the next batch in the same buffers.
+ */
+class BatchBuilder {
+  private readonly columns: Array<
+    | { kind: 'utf8'; values: Utf8Column }
+    | { kind: 'list'; offsets: ListOffsets; items: Utf8Column }
+    | { kind: 'messages'; offsets: ListOffsets; roles: Utf8Column; contents: Utf8Column }
+  >;
+  rows = 0;
+
+  constructor(private readonly names: readonly string[]) {
+    this.columns = names.map((name) =>
+      name === 'messages'
+        ? {
+            kind: 'messages',
+            offsets: new ListOffsets(),
+            roles: new Utf8Column(),
+            contents: new Utf8Column(),
+          }
+        : STRING_LISTS.has(name)
+          ? { kind: 'list', offsets: new ListOffsets(), items: new Utf8Column() }
+          : { kind: 'utf8', values: new Utf8Column() },
+    );
+  }
+
+  /** Appends rows `from`..`to` of a chunk encoded with these columns. */
+  append(chunk: ColumnChunk, from: number, to: number): void {
+    this.columns.forEach((builder, index) => {
+      const column = chunk.columns[index] as EncodedColumn;
+      if (builder.kind === 'utf8' && column.kind === 'utf8') builder.values.append(column.values, from, to);
+      else if (builder.kind === 'list' && column.kind === 'list') {
+        builder.offsets.append(column.counts, from, to);
+        builder.items.append(column.items, ...itemRange(column.counts, from, to));
+      } else if (builder.kind === 'messages' && column.kind === 'messages') {
+        builder.offsets.append(column.counts, from, to);
+        const [first, last] = itemRange(column.counts, from, to);
+        builder.roles.append(column.roles, first, last);
+        builder.contents.append(column.contents, first, last);
+      } else
+        throw new Error(`column "${this.names[index]}" is encoded as ${column.kind}, not ${builder.kind}`);
+    });
+    this.rows += to - from;
+  }
+
+  /** The rows appended since the last reset, as one record batch (valid until the next reset). */
+  batch(): RecordBatch {
+    const { schema, struct } = schemaOf(this.names);
+    const children = this.columns.map((builder) => {
+      if (builder.kind === 'utf8') return builder.values.data();
+      if (builder.kind === 'list') return builder.offsets.data(builder.items.data(), new Utf8());
+      const roles = builder.roles.data();
+      const messages = makeData({
+        type: MESSAGE,
+        length: roles.length,
+        nullCount: 0,
+        children: [roles, builder.contents.data()],
+      });
+      return builder.offsets.data(messages, MESSAGE);
+    });
+    return new RecordBatch(schema, makeData({ type: struct, length: this.rows, nullCount: 0, children }));
+  }
+
+  reset(): void {
+    for (const builder of this.columns) {
+      if (builder.kind === 'utf8') builder.values.reset();
+      else if (builder.kind === 'list') {
+        builder.offsets.reset();
+        builder.items.reset();
+      } else {
+        builder.offsets.reset();
+        builder.roles.reset();
+        builder.contents.reset();
+      }
+    }
+    this.rows = 0;
+  }
+}
+
+function schemaOf(names: readonly string[]) {
   const fields = names.map((name) =>
     name === 'messages'
       ? new Field(name, new List(new Field('item', MESSAGE, false)), false)
@@ -111,20 +214,35 @@ function encodeIpc(rows: ReadonlyArray<Record<string, unknown>>, names: readonly
         ? new Field(name, new List(new Field('item', new Utf8(), false)), false)
         : utf8Field(name),
   );
-  const schema = new Schema(fields);
+  return { schema: new Schema(fields), struct: new Struct(fields) };
+}
+
+const writerProperties = () =>
+  new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build();
+
+/**
+ * Encodes rows as a Parquet file: apache-arrow record batches (built straight from UTF-8
+ * buffers) → IPC stream → parquet-wasm with SNAPPY (STACK.md). `messages` is
+ * `list<struct<role, content>>`, `images`/`choices` are `list<utf8>`, every other column `utf8`;
+ * one row group per 4,096 rows.
+ *
+ * @example const bytes = encodeParquet([{ id: 'a', messages: [{ role: 'user', content: 'hi' }], images: [] }]);
+ */
+export function encodeParquet(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  columns?: readonly string[],
+): Uint8Array {
+  const names = columns ?? Object.keys(rows[0] ?? {});
+  const chunk = encodeColumns(rows, names, new Int32Array(rows.length));
   const batches: RecordBatch[] = [];
-  for (let start = 0; start < Math.max(rows.length, 1); start += BATCH_ROWS) {
-    const slice = rows.slice(start, start + BATCH_ROWS);
-    const children = names.map((name) =>
-      columnData(
-        name,
-        slice.map((row) => row[name]),
-      ),
-    );
-    const data = makeData({ type: new Struct(fields), length: slice.length, nullCount: 0, children });
-    batches.push(new RecordBatch(schema, data));
+  for (let from = 0; from < Math.max(rows.length, 1); from += BATCH_ROWS) {
+    // Each batch its own buffers: the table holds them all until it is encoded.
+    const builder = new BatchBuilder(names);
+    builder.append(chunk, from, Math.min(from + BATCH_ROWS, rows.length));
+    batches.push(builder.batch());
   }
-  return tableToIPC(new Table(schema, batches), 'stream');
+  const ipc = tableToIPC(new Table(schemaOf(names).schema, batches), 'stream');
+  return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), writerProperties());
 }
 
 /** Writes rows to a Parquet file atomically; returns its size in bytes. */
@@ -138,16 +256,17 @@ export async function writeParquetFile(
   return bytes.byteLength;
 }
 
-/** Rows per streamed batch also stop at this many bytes of JSON, so huge rows stay bounded. */
+/** Rows per streamed batch also stop at this many UTF-16 units of JSON, so huge rows stay bounded. */
 const BATCH_BYTES = 32 * 1024 * 1024;
 
 /**
- * A Parquet file written from JSON lines pushed one at a time, batch by batch (≤ 4,096 rows or
- * ≈ 32 MB of JSON per row group) through parquet-wasm's streaming writer: memory stays bounded by
- * one batch whatever the file size, and the encoding runs while the caller produces the next
- * lines. The same lines give the same bytes as `writeParquetFromJsonl` over a file of them.
+ * A Parquet file written from rows pushed as they come (JSON lines, or column chunks encoded on
+ * another thread), batch by batch (≤ 4,096 rows or ≈ 32 MB of JSON per row group) through
+ * parquet-wasm's streaming writer: memory stays bounded by one batch whatever the file size,
+ * and the encoding runs while the caller produces the next rows. The same rows give the same
+ * bytes whichever way they are pushed, and however chunks cut them.
  *
- * @example const out = openParquetWriter('export/sft/train.parquet', SFT_COLUMNS); await out.push(line); await out.close();
+ * @example const out = openParquetWriter('export/sft/train.parquet', SFT_COLUMNS); out.push(line); await out.close();
  */
 export function openParquetWriter(parquetPath: string, columns: readonly string[]) {
   let controller!: ReadableStreamDefaultController<unknown>;
@@ -156,46 +275,55 @@ export function openParquetWriter(parquetPath: string, columns: readonly string[
       controller = c;
     },
   });
-  const properties = new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build();
-  // The encoded bytes are collected as the writer produces them (a failure surfaces on close).
-  const output = (async () => {
-    const stream = await parquet.transformParquetStream(batches, properties);
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
-    return Buffer.concat(chunks);
-  })();
+  // The encoded bytes go to a temporary file beside the target as the writer produces them,
+  // renamed into place once the stream ends (a failure surfaces on close).
+  let written = 0;
+  const output = writeStreamAtomic(parquetPath, async (write) => {
+    const stream = await parquet.transformParquetStream(batches, writerProperties());
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+      written += chunk.byteLength;
+      await write(chunk);
+    }
+  });
   output.catch(() => {});
-  let rows: string[] = [];
+  const builder = new BatchBuilder(columns);
   let bytes = 0;
   let any = false;
   const flush = () => {
     any = true;
-    const wasm = parquet.Table.fromIPCStream(
-      encodeIpc(
-        rows.map((line) => JSON.parse(line) as Record<string, unknown>),
-        columns,
-      ),
-    );
-    for (const batch of wasm.recordBatches()) controller.enqueue(batch);
-    rows = [];
+    const ipc = tableToIPC(new Table(schemaOf(columns).schema, [builder.batch()]), 'stream');
+    for (const batch of parquet.Table.fromIPCStream(ipc).recordBatches()) controller.enqueue(batch);
+    builder.reset();
     bytes = 0;
   };
+  const pushChunk = (chunk: ColumnChunk): void => {
+    let from = 0;
+    for (let row = 0; row < chunk.rows; row++) {
+      bytes += chunk.jsonLengths[row] as number;
+      if (builder.rows + (row + 1 - from) >= BATCH_ROWS || bytes >= BATCH_BYTES) {
+        builder.append(chunk, from, row + 1);
+        from = row + 1;
+        flush();
+      }
+    }
+    if (from < chunk.rows) builder.append(chunk, from, chunk.rows);
+  };
   return {
-    /** Appends one row given as its JSON line. */
+    /** Appends one row given as its JSON line (blank lines are skipped). */
     push(line: string): void {
       if (line.trim() === '') return;
-      rows.push(line);
-      bytes += line.length;
-      if (rows.length >= BATCH_ROWS || bytes >= BATCH_BYTES) flush();
+      const row = JSON.parse(line) as Record<string, unknown>;
+      pushChunk(encodeColumns([row], columns, Int32Array.of(line.length)));
     },
+    /** Appends the rows of a chunk encoded with this writer's columns (see `encodeColumns`). */
+    pushChunk,
     /** Encodes what is left, writes the file atomically and returns its size in bytes. */
     async close(): Promise<number> {
       // A file without rows still holds one empty row group: its schema.
-      if (rows.length > 0 || !any) flush();
+      if (builder.rows > 0 || !any) flush();
       controller.close();
-      const data = await output;
-      await writeFileAtomic(parquetPath, data);
-      return data.byteLength;
+      await output;
+      return written;
     },
   };
 }

@@ -29,10 +29,31 @@ export async function gitCommit(): Promise<string | null> {
   }
 }
 
+/**
+ * Digests this process computed, by path, with the identity of the file they were computed
+ * from (device, inode, size, modification and change times): a run hashes each output when it
+ * writes the stage's marker, and finds the same file again when a later stage checks that its
+ * input is unchanged and when the run's manifest lists it. A write changes the times (an atomic
+ * replace, the inode too). File times advance in coarse steps, so a digest is kept only for a
+ * file last written well before hashing began: a write during or after hashing always shows.
+ */
+const digests = new Map<string, { identity: string; sha256: string }>();
+const SETTLED_MS = 50;
+
 async function sha256File(path: string): Promise<string> {
+  const started = Date.now();
+  const info = await stat(path, { bigint: true });
+  const identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  const known = digests.get(path);
+  if (known?.identity === identity) return known.sha256;
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }))
+    hash.update(chunk as Buffer);
+  const sha256 = hash.digest('hex');
+  const written = Number((info.ctimeNs > info.mtimeNs ? info.ctimeNs : info.mtimeNs) / 1_000_000n);
+  if (written < started - SETTLED_MS) digests.set(path, { identity, sha256 });
+  else digests.delete(path);
+  return sha256;
 }
 
 /**

@@ -300,8 +300,9 @@ function tracesText(encoded: { turns: TurnShape[]; traces: unknown[] }): string 
 export interface UnpackOptions {
   /**
    * Traces to decode (`packed-v2`): the others are left as `{ id, task }` (from the index), so a
-   * reader that builds from a few traces skips parsing the rest. Traces of a task up to its last
-   * wanted one are decoded (a tree state is stored as the change from the task's previous one).
+   * reader that builds from a few traces skips parsing the rest. When a wanted trace stores a
+   * tree state as the change from its task's previous one, the task's traces up to its last
+   * wanted one are decoded too.
    * @default every trace
    */
   wantTrace?: (id: string, task: string) => boolean;
@@ -329,6 +330,13 @@ export function unpackFields(
   return out;
 }
 
+/** Whether a stored trace holds an input stored as the change from an earlier one. */
+function hasDelta(trace: Record<string, unknown>): boolean {
+  return (
+    Array.isArray(trace.input) && trace.input.some((entry) => Array.isArray(entry) && entry[1] === DELTA)
+  );
+}
+
 function indexMismatch(position: number, id: string, task: string, encoding: string): Error {
   return new Error(
     `memory record (${encoding}) indexes trace ${position} as ${task} "${id}" and holds another: the index disagrees with its traces`,
@@ -353,33 +361,50 @@ function unpackTraces(packed: PackedRecord, wantTrace: UnpackOptions['wantTrace'
       );
     }
   };
-  const lines = decoded(() => decompressText(packed.traces).split('\n'));
-  const turns = decoded(() => JSON.parse(lines[0] as string) as TurnShape[]);
-  const stored = lines.slice(1);
+  // The text stays bytes: only the lines of decoded traces become strings.
+  const raw = decoded(() => brotliDecompressSync(Buffer.from(packed.traces, 'base64')));
+  const starts = [0];
+  for (let at = raw.indexOf(0x0a); at !== -1; at = raw.indexOf(0x0a, at + 1)) starts.push(at + 1);
+  const end = (line: number) => (line + 1 < starts.length ? (starts[line + 1] as number) - 1 : raw.length);
+  const text = (line: number) => raw.toString('utf8', starts[line], end(line));
+  const turns = decoded(() => JSON.parse(text(0)) as TurnShape[]);
+  const count = starts.length - 1;
+  const parse = (i: number) => decoded(() => JSON.parse(text(i + 1)) as Record<string, unknown>);
   const index = wantTrace === undefined ? null : readPackedIndex(packed);
-  if (index !== null && index.traces.length !== stored.length)
+  if (index === null)
+    return decodeTraces({ turns, traces: Array.from({ length: count }, (_, i) => parse(i)) });
+  if (index.traces.length !== count)
     throw new Error(
-      `memory record (${packed.encoding}) indexes ${index.traces.length} traces and holds ${stored.length}`,
+      `memory record (${packed.encoding}) indexes ${index.traces.length} traces and holds ${count}`,
     );
-  // Per task, the position of its last wanted trace: the task's traces up to it are decoded.
-  const last = new Map<string, number>();
-  index?.traces.forEach(([id, task], i) => {
-    if (wantTrace?.(id, task) === true) last.set(task, i);
+  const parsed = new Map<number, Record<string, unknown>>();
+  const decode = (i: number) => {
+    const [id, task] = index.traces[i] as [string, string];
+    const trace = parse(i);
+    if (trace.id !== id || trace.task !== task) throw indexMismatch(i, id, task, packed.encoding);
+    parsed.set(i, trace);
+  };
+  // The wanted traces; per task whose wanted traces hold a delta, the position of its last one.
+  const chained = new Map<string, number>();
+  index.traces.forEach(([id, task], i) => {
+    if (wantTrace?.(id, task) !== true) return;
+    decode(i);
+    if (chained.has(task) || hasDelta(parsed.get(i) as Record<string, unknown>)) chained.set(task, i);
   });
-  const parse = (line: string) => decoded(() => JSON.parse(line) as Record<string, unknown>);
+  // A delta applies to its task's previous tree state: those tasks are decoded from their start.
+  index.traces.forEach(([, task], i) => {
+    if (i <= (chained.get(task) ?? -1) && !parsed.has(i)) decode(i);
+  });
   return decodeTraces({
     turns,
-    traces: stored.map((line, i) => {
-      if (index === null) return parse(line);
-      const [id, task] = index.traces[i] as [string, string];
-      if (i <= (last.get(task) ?? -1)) {
-        const trace = parse(line);
-        if (trace.id !== id || trace.task !== task) throw indexMismatch(i, id, task, packed.encoding);
-        return trace;
-      }
+    traces: index.traces.map(([id, task], i) => {
+      const trace = parsed.get(i);
+      if (trace !== undefined) return trace;
       // Named from the index, checked against the line's start (a stored trace begins with its id and task).
-      if (!line.startsWith(`{"id":${JSON.stringify(id)},"task":${JSON.stringify(task)},`))
-        throw indexMismatch(i, id, task, packed.encoding);
+      const prefix = `{"id":${JSON.stringify(id)},"task":${JSON.stringify(task)},`;
+      const from = starts[i + 1] as number;
+      const to = Math.min(end(i + 1), from + Buffer.byteLength(prefix));
+      if (raw.toString('utf8', from, to) !== prefix) throw indexMismatch(i, id, task, packed.encoding);
       return { id, task };
     }),
   });

@@ -2,6 +2,9 @@ import type { Turn } from '../../schemas/dialogue.js';
 import type { QaTarget } from '../../schemas/plan.js';
 import type { ExportBundle } from '../read-run.js';
 
+/** What the evaluation sets are made from: a user's plan and dialogue (never the memory record). */
+export type EvalSource = Pick<ExportBundle, 'plan' | 'dialogue'>;
+
 /** `latest_preference_recognition` → "Latest Preference Recognition". */
 export function titleCase(name: string): string {
   return name
@@ -13,7 +16,7 @@ export function titleCase(name: string): string {
 
 /** The turn expressing each evidence slot of a target (first listing turn), with its session. */
 export function evidenceTurns(
-  bundle: ExportBundle,
+  bundle: EvalSource,
   qa: QaTarget,
 ): Array<{ turn: Turn; sessionIndex: number; position: number }> {
   const wanted = new Set(qa.evidenceSlotIds);

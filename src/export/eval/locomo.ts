@@ -1,8 +1,18 @@
 import type { ExportConfig } from '../../schemas/export-config.js';
-import type { ExportBundle } from '../read-run.js';
 import { formatLocomoTime } from '../time-format.js';
+import type { EvalSource } from './common.js';
 import { evidenceTurns, stripImagePlaceholders } from './common.js';
 import { joinPath } from './persona-mme.js';
+
+/** A LoCoMo sample as `buildLocomoSample` makes it (plain data: it crosses threads). */
+export interface LocomoSample {
+  qa: Array<Record<string, unknown>>;
+  conversation: Record<string, unknown>;
+  event_summary: Record<string, unknown>;
+  observation: Record<string, unknown>;
+  session_summary: Record<string, string>;
+  sample_id: string;
+}
 
 /**
  * One LoCoMo sample (FORMATS.md §1): `conversation` with `speaker_a` (the user) and `speaker_b`
@@ -13,7 +23,7 @@ import { joinPath } from './persona-mme.js';
  *
  * @example buildLocomoSample(bundle, config)?.conversation.session_1_date_time // '9:00 am on 1 March, 2024'
  */
-export function buildLocomoSample(bundle: ExportBundle, config: ExportConfig) {
+export function buildLocomoSample(bundle: EvalSource, config: ExportConfig): LocomoSample | null {
   const targets = bundle.plan.qa.filter(
     (qa) => config.eval.allFamiliesInEachFormat || qa.family === 'locomo',
   );

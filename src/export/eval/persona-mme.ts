@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExportConfig } from '../../schemas/export-config.js';
+import { backgroundWrites } from '../../util/background.js';
 import { writeJson } from '../../util/fs.js';
-import type { ExportBundle } from '../read-run.js';
 import { formatMinute, optionLabel } from '../time-format.js';
+import type { EvalSource } from './common.js';
 import { titleCase } from './common.js';
 
 /** Persona-MME's task names as its paper and `Persona-MME.json` spell them (FORMATS.md §7). */
@@ -42,7 +43,7 @@ export interface PersonaMmeQuestion {
  *
  * @example buildUserData(bundle, 'images').sessions[0][0].time // '2024-03-01 09:00'
  */
-export function buildUserData(bundle: ExportBundle, imageRoot: string) {
+export function buildUserData(bundle: EvalSource, imageRoot: string) {
   const images = new Map(bundle.plan.images.map((image) => [image.id, image.path]));
   const imgs: string[] = [];
   const sessions = bundle.dialogue.sessions.map((session) => {
@@ -71,59 +72,86 @@ export function joinPath(root: string, path: string): string {
   return root === '' ? path : `${root.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
+/** One user's share of Persona-MME: its `user_data.json` text and its questions. */
+export interface PersonaMmeUser {
+  userId: string;
+  userData: string;
+  questions: PersonaMmeQuestion[];
+}
+
 /**
- * Writes `eval/persona-mme/samples/<user>/user_data.json` per user and collects the user's
- * multiple-choice questions (binary alignment targets become `alignment` pairs on a yes/no item).
+ * A user's Persona-MME part (null when the user has no multiple-choice target): built where the
+ * user is read (a worker thread), written by `createPersonaMmeWriter`. Binary alignment targets
+ * become `alignment` pairs on a yes/no item.
  *
- * @example const writer = createPersonaMmeWriter(dir, config); await writer.addUser(bundle); await writer.finish();
+ * @example personaMmeUser(bundle, config)?.questions[0]?.answer // 'A'
  */
-export function createPersonaMmeWriter(dir: string, config: ExportConfig) {
+export function personaMmeUser(bundle: EvalSource, config: ExportConfig): PersonaMmeUser | null {
+  const targets = bundle.plan.qa.filter(
+    (qa) =>
+      (config.eval.allFamiliesInEachFormat || qa.family === 'persona-mme') &&
+      qa.answerType !== 'open' &&
+      qa.correctIndex !== null,
+  );
+  if (targets.length === 0) return null;
+  const dataPath = `./samples/${bundle.plan.userId}/user_data.json`;
+  const questions: PersonaMmeQuestion[] = [];
+  const seen = new Set<string>();
+  for (const qa of targets) {
+    const correct = qa.correctIndex ?? 0;
+    // The same question with the same options at the same time is one case, not two.
+    const key = JSON.stringify([qa.questionTime, qa.question, qa.choices, correct]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const question: PersonaMmeQuestion = {
+      data_path: dataPath,
+      type: qa.group,
+      question_type: PERSONA_MME_TASK_NAMES[qa.task] ?? titleCase(qa.task),
+      time: formatMinute(qa.questionTime),
+      query: qa.question,
+      choices: Object.fromEntries(qa.choices.map((choice, i) => [optionLabel(i), choice])),
+      answer: optionLabel(correct),
+    };
+    if (qa.answerType === 'binary') {
+      question.alignment = {
+        chosen: qa.choices[correct] ?? qa.answer,
+        rejected: qa.choices[1 - correct] ?? '',
+      };
+    }
+    questions.push(question);
+  }
+  return {
+    userId: bundle.plan.userId,
+    userData: `${JSON.stringify(buildUserData(bundle, config.imageRoot), null, 2)}\n`,
+    questions,
+  };
+}
+
+/**
+ * Writes `eval/persona-mme/samples/<user>/user_data.json` per user part (see `personaMmeUser`)
+ * and `Persona-MME.json` with every user's questions, in the order the parts are added.
+ *
+ * @example const writer = createPersonaMmeWriter(dir); await writer.addUser(personaMmeUser(bundle, config)); await writer.finish();
+ */
+export function createPersonaMmeWriter(dir: string) {
   const questions: PersonaMmeQuestion[] = [];
   let users = 0;
+  // One small file per user: a plain write (the atomic helper fsyncs, which dominates at 700
+  // users), not waited for (the caller goes on with the next users; `finish` waits for all).
+  const writes = backgroundWrites(8);
   return {
-    async addUser(bundle: ExportBundle): Promise<void> {
-      const targets = bundle.plan.qa.filter(
-        (qa) =>
-          (config.eval.allFamiliesInEachFormat || qa.family === 'persona-mme') &&
-          qa.answerType !== 'open' &&
-          qa.correctIndex !== null,
-      );
-      if (targets.length === 0) return;
+    async addUser(part: PersonaMmeUser | null): Promise<void> {
+      if (part === null) return;
       users++;
-      const dataPath = `./samples/${bundle.plan.userId}/user_data.json`;
-      // One small file per user: a plain write (the atomic helper fsyncs, which dominates at 700 users).
-      const userDir = join(dir, 'samples', bundle.plan.userId);
-      await mkdir(userDir, { recursive: true });
-      await writeFile(
-        join(userDir, 'user_data.json'),
-        `${JSON.stringify(buildUserData(bundle, config.imageRoot), null, 2)}\n`,
-      );
-      const seen = new Set<string>();
-      for (const qa of targets) {
-        const correct = qa.correctIndex ?? 0;
-        // The same question with the same options at the same time is one case, not two.
-        const key = JSON.stringify([qa.questionTime, qa.question, qa.choices, correct]);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const question: PersonaMmeQuestion = {
-          data_path: dataPath,
-          type: qa.group,
-          question_type: PERSONA_MME_TASK_NAMES[qa.task] ?? titleCase(qa.task),
-          time: formatMinute(qa.questionTime),
-          query: qa.question,
-          choices: Object.fromEntries(qa.choices.map((choice, i) => [optionLabel(i), choice])),
-          answer: optionLabel(correct),
-        };
-        if (qa.answerType === 'binary') {
-          question.alignment = {
-            chosen: qa.choices[correct] ?? qa.answer,
-            rejected: qa.choices[1 - correct] ?? '',
-          };
-        }
-        questions.push(question);
-      }
+      const userDir = join(dir, 'samples', part.userId);
+      await writes.add(async () => {
+        await mkdir(userDir, { recursive: true });
+        await writeFile(join(userDir, 'user_data.json'), part.userData);
+      });
+      questions.push(...part.questions);
     },
     async finish(): Promise<{ users: number; questions: number }> {
+      await writes.drain();
       await writeJson(join(dir, 'Persona-MME.json'), questions);
       return { users, questions: questions.length };
     },

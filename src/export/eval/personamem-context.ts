@@ -7,10 +7,11 @@
  * gpt-tokenizer (o200k), as `persona-forge eval` counts them. Export writes these contexts;
  * validate measures the same figure beside its target.
  */
-import { countTokens } from 'gpt-tokenizer';
+
 import type { ExportConfig } from '../../schemas/export-config.js';
 import type { QaTarget } from '../../schemas/plan.js';
-import type { ExportBundle } from '../read-run.js';
+import { countTokens } from '../../util/tokens.js';
+import type { EvalSource } from './common.js';
 import { evidenceTurns, stripImagePlaceholders } from './common.js';
 
 /** Mean `context_length_in_tokens` of the real PersonaMem questions_32k.csv (589 questions; FORMATS.md §4). */
@@ -42,7 +43,7 @@ export interface PlacedQuestion {
 }
 
 /** The questions the PersonaMem format carries: multiple choice, of its family unless every format takes every family. */
-export function personaMemTargets(bundle: ExportBundle, config: ExportConfig): QaTarget[] {
+export function personaMemTargets(bundle: EvalSource, config: ExportConfig): QaTarget[] {
   return bundle.plan.qa.filter(
     (qa) =>
       (config.eval.allFamiliesInEachFormat || qa.family === 'personamem') &&
@@ -52,7 +53,7 @@ export function personaMemTargets(bundle: ExportBundle, config: ExportConfig): Q
 }
 
 /** The persona message, then every turn as PersonaMem writes it (`User: …` / assistant text). */
-export function personaMemMessages(bundle: ExportBundle): PersonaMemMessage[] {
+export function personaMemMessages(bundle: EvalSource): PersonaMemMessage[] {
   const persona = bundle.plan.enriched.persona;
   const system = `Current user persona: Name: ${persona.name}. ${bundle.plan.enriched.roleDescription}`;
   const messages: PersonaMemMessage[] = [
@@ -92,7 +93,7 @@ export function personaMemMessages(bundle: ExportBundle): PersonaMemMessage[] {
  * @example placeQuestions(bundle, personaMemMessages(bundle), targets, 24_846)
  */
 export function placeQuestions(
-  bundle: ExportBundle,
+  bundle: EvalSource,
   messages: readonly PersonaMemMessage[],
   targets: readonly QaTarget[],
   contextTokens: number,

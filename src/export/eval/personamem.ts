@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { ExportConfig } from '../../schemas/export-config.js';
 import { writeFileAtomic } from '../../util/fs.js';
 import { sha256, stableStringify } from '../../util/hash.js';
-import type { ExportBundle } from '../read-run.js';
 import { optionLabel } from '../time-format.js';
+import type { EvalSource } from './common.js';
 import { personaMemMessages, personaMemTargets, placeQuestions } from './personamem-context.js';
 
 /** The columns of PersonaMem's `questions_*.csv`, in order (FORMATS.md §4). */
@@ -51,15 +51,6 @@ export function pythonRepr(text: string): string {
   return `${quote}${out}${quote}`;
 }
 
-/**
- * Writes `eval/personamem/questions.csv` and `shared_contexts.jsonl`. Each question sees a window
- * of the user's own sessions (blocks) ending where it is asked, as close to
- * `eval.personamemContextTokens` as the history allows (`personamem-context.ts`); questions with
- * the same window share one context `{id: messages}` (the persona as system message, then
- * `User: …` / assistant turns). Token columns are counted with gpt-tokenizer.
- *
- * @example const writer = createPersonaMemWriter(dir, config); await writer.addUser(bundle); await writer.finish();
- */
 /** A name-based UUID (version 5 layout over sha256) for a question: stable across runs. */
 export function questionUuid(userId: string, qaId: string): string {
   const hex = sha256(`personamem\u0000${userId}\u0000${qaId}`).slice(0, 32).split('');
@@ -69,58 +60,91 @@ export function questionUuid(userId: string, qaId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-export function createPersonaMemWriter(dir: string, config: ExportConfig) {
+/**
+ * One user's share of PersonaMem: its shared contexts (jsonl lines) and its `questions.csv` rows
+ * without their first field (the persona index, given in the order users are added).
+ */
+export interface PersonaMemUser {
+  contexts: string[];
+  rows: string[];
+}
+
+/**
+ * A user's PersonaMem part (null when the user has no target): built where the user is read (a
+ * worker thread), written by `createPersonaMemWriter`. Each question sees a window of the user's
+ * own sessions (blocks) ending where it is asked, as close to `eval.personamemContextTokens` as
+ * the history allows (`personamem-context.ts`); questions with the same window share one context
+ * `{id: messages}` (the persona as system message, then `User: …` / assistant turns). Token
+ * columns are counted with gpt-tokenizer.
+ *
+ * @example personaMemUser(bundle, config)?.rows.length
+ */
+export function personaMemUser(bundle: EvalSource, config: ExportConfig): PersonaMemUser | null {
+  const targets = personaMemTargets(bundle, config);
+  if (targets.length === 0) return null;
+  const history = personaMemMessages(bundle);
+  const placed = placeQuestions(bundle, history, targets, config.eval.personamemContextTokens);
+  const part: PersonaMemUser = { contexts: [], rows: [] };
+  // One shared context per window start, up to the last question asked in it.
+  const ids = new Map<number, string>();
+  for (const start of [...new Set(placed.map((p) => p.start))].sort((a, b) => a - b)) {
+    const last = Math.max(...placed.filter((p) => p.start === start).map((p) => p.end));
+    const messages = [history[0]!, ...history.slice(start, last)].map(({ role, content }) => ({
+      role,
+      content,
+    }));
+    const id = sha256(stableStringify(messages));
+    ids.set(start, id);
+    part.contexts.push(JSON.stringify({ [id]: messages }));
+  }
+  for (const { qa, start, end, ref, tokens } of placed) {
+    const window = [history[0]!, ...history.slice(start, end)];
+    const letters = window.reduce((sum, m) => sum + m.content.length, 0);
+    const irrelevant = window.reduce((sum, m) => sum + (m.noise ? m.tokens : 0), 0);
+    const distanceTokens = history.slice(ref, end).reduce((sum, m) => sum + m.tokens, 0);
+    const lastSession = end <= 1 ? -1 : history[end - 1]!.session;
+    const refSession = ref < history.length ? history[ref]!.session : lastSession;
+    const options = qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`);
+    // The published kinds: an integer persona id (added by the writer) and a UUID per question
+    // (deterministic here).
+    const values: Array<string | number> = [
+      questionUuid(bundle.plan.userId, qa.id),
+      qa.task,
+      qa.group,
+      tokens,
+      letters,
+      Math.max(0, lastSession - refSession),
+      distanceTokens,
+      irrelevant,
+      `${tokens === 0 ? '0.00' : ((distanceTokens / tokens) * 100).toFixed(2)}%`,
+      qa.question,
+      optionLabel(qa.correctIndex ?? 0),
+      `[${options.map(pythonRepr).join(', ')}]`,
+      ids.get(start)!,
+      // Index in the shared context: the persona message, then the window's messages.
+      1 + end - start,
+    ];
+    part.rows.push(values.map(csvField).join(','));
+  }
+  return part;
+}
+
+/**
+ * Writes PersonaMem's `questions.csv` and `shared_contexts.jsonl` from user parts (see
+ * `personaMemUser`), numbering personas in the order their parts are added.
+ *
+ * @example const writer = createPersonaMemWriter(dir); writer.addUser(personaMemUser(bundle, config)); await writer.finish();
+ */
+export function createPersonaMemWriter(dir: string) {
   const rows: string[] = [PERSONAMEM_COLUMNS.join(',')];
   const contexts: string[] = [];
   let personas = 0;
   return {
-    addUser(bundle: ExportBundle): void {
-      const targets = personaMemTargets(bundle, config);
-      if (targets.length === 0) return;
-      const personaIndex = personas++;
-      const history = personaMemMessages(bundle);
-      const placed = placeQuestions(bundle, history, targets, config.eval.personamemContextTokens);
-      // One shared context per window start, up to the last question asked in it.
-      const ids = new Map<number, string>();
-      for (const start of [...new Set(placed.map((p) => p.start))].sort((a, b) => a - b)) {
-        const last = Math.max(...placed.filter((p) => p.start === start).map((p) => p.end));
-        const messages = [history[0]!, ...history.slice(start, last)].map(({ role, content }) => ({
-          role,
-          content,
-        }));
-        const id = sha256(stableStringify(messages));
-        ids.set(start, id);
-        contexts.push(JSON.stringify({ [id]: messages }));
-      }
-      for (const { qa, start, end, ref, tokens } of placed) {
-        const window = [history[0]!, ...history.slice(start, end)];
-        const letters = window.reduce((sum, m) => sum + m.content.length, 0);
-        const irrelevant = window.reduce((sum, m) => sum + (m.noise ? m.tokens : 0), 0);
-        const distanceTokens = history.slice(ref, end).reduce((sum, m) => sum + m.tokens, 0);
-        const lastSession = end <= 1 ? -1 : history[end - 1]!.session;
-        const refSession = ref < history.length ? history[ref]!.session : lastSession;
-        const options = qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`);
-        // The published kinds: an integer persona id and a UUID per question (deterministic here).
-        const values: Array<string | number> = [
-          personaIndex,
-          questionUuid(bundle.plan.userId, qa.id),
-          qa.task,
-          qa.group,
-          tokens,
-          letters,
-          Math.max(0, lastSession - refSession),
-          distanceTokens,
-          irrelevant,
-          `${tokens === 0 ? '0.00' : ((distanceTokens / tokens) * 100).toFixed(2)}%`,
-          qa.question,
-          optionLabel(qa.correctIndex ?? 0),
-          `[${options.map(pythonRepr).join(', ')}]`,
-          ids.get(start)!,
-          // Index in the shared context: the persona message, then the window's messages.
-          1 + end - start,
-        ];
-        rows.push(values.map(csvField).join(','));
-      }
+    addUser(part: PersonaMemUser | null): void {
+      if (part === null) return;
+      const personaIndex = csvField(personas++);
+      contexts.push(...part.contexts);
+      for (const row of part.rows) rows.push(`${personaIndex},${row}`);
     },
     async finish(): Promise<{ questions: number; contexts: number }> {
       await writeFileAtomic(join(dir, 'questions.csv'), `${rows.join('\n')}\n`);

@@ -1,0 +1,106 @@
+/**
+ * Training rows as column chunks: the strings of each Parquet column, encoded where the rows are
+ * built (a worker thread) for the thread that writes the Parquet file (`parquet.ts`). Kept apart
+ * from the Parquet writer so a worker never loads Arrow or the Parquet WebAssembly module.
+ */
+
+/** Columns holding lists of strings; `messages` is list<struct<role, content>>; the rest utf8. */
+export const STRING_LISTS: ReadonlySet<string> = new Set(['images', 'choices']);
+
+/**
+ * Strings concatenated, with each one's length in UTF-16 units (to cut them apart) and in UTF-8
+ * bytes (the column's offsets). Text crosses threads as a string: no buffer is allocated per
+ * part, which would make V8 collect the receiving heap again and again.
+ */
+export interface TextPart {
+  text: string;
+  units: Int32Array;
+  bytes: Int32Array;
+}
+/** One column of consecutive rows, UTF-8 encoded (`counts`: items per row of a list column). */
+export type EncodedColumn =
+  | { kind: 'utf8'; values: TextPart }
+  | { kind: 'list'; counts: Int32Array; items: TextPart }
+  | { kind: 'messages'; counts: Int32Array; roles: TextPart; contents: TextPart };
+
+/**
+ * Consecutive rows as encoded columns, in the writer's column order: plain data that crosses to
+ * another thread as a few buffers, so the thread writing the Parquet file neither parses JSON
+ * nor encodes strings. `jsonLengths` (each row's JSON line length in UTF-16 units) drive the
+ * streaming writer's row-group size rule.
+ */
+export interface ColumnChunk {
+  rows: number;
+  jsonLengths: Int32Array;
+  columns: EncodedColumn[];
+}
+
+/** ES2024 string methods (Node ≥ 20), not in this project's `lib`. */
+type WellFormed = string & { isWellFormed(): boolean; toWellFormed(): string };
+
+function textPart(values: readonly string[]): TextPart {
+  const units = new Int32Array(values.length);
+  const bytes = new Int32Array(values.length);
+  const whole = values.map((value, i) => {
+    // A lone surrogate is written as U+FFFD on its own, whatever text ends up beside it.
+    const text = (value as WellFormed).isWellFormed() ? value : (value as WellFormed).toWellFormed();
+    units[i] = text.length;
+    bytes[i] = Buffer.byteLength(text, 'utf8');
+    return text;
+  });
+  return { text: whole.join(''), units, bytes };
+}
+
+/**
+ * A scalar cell as the text its JSON line reads back as (`String(JSON.parse(line)[name])`): a
+ * string is itself, a missing value "undefined", anything else its JSON value as a string.
+ */
+function cellText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return String((JSON.parse(JSON.stringify({ value })) as { value?: unknown }).value);
+}
+
+/**
+ * Encodes rows' columns: `messages` as list<struct<role, content>>, `images`/`choices` as
+ * list<utf8>, every other column as utf8 text. `jsonLengths` default to the rows' own JSON.
+ *
+ * @example encodeColumns([{ id: 'a', images: [] }], ['id', 'images']).rows // 1
+ */
+export function encodeColumns(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  names: readonly string[],
+  jsonLengths?: Int32Array,
+): ColumnChunk {
+  const columns = names.map((name): EncodedColumn => {
+    if (name === 'messages') {
+      const roles: string[] = [];
+      const contents: string[] = [];
+      const counts = new Int32Array(rows.length);
+      rows.forEach((row, i) => {
+        const messages = row[name] as Array<{ role: string; content: string }>;
+        for (const message of messages) {
+          roles.push(message.role);
+          contents.push(message.content);
+        }
+        counts[i] = messages.length;
+      });
+      return { kind: 'messages', counts, roles: textPart(roles), contents: textPart(contents) };
+    }
+    if (STRING_LISTS.has(name)) {
+      const flat: string[] = [];
+      const counts = new Int32Array(rows.length);
+      rows.forEach((row, i) => {
+        const items = row[name] as string[];
+        for (const item of items) flat.push(item);
+        counts[i] = items.length;
+      });
+      return { kind: 'list', counts, items: textPart(flat) };
+    }
+    return { kind: 'utf8', values: textPart(rows.map((row) => cellText(row[name]))) };
+  });
+  return {
+    rows: rows.length,
+    jsonLengths: jsonLengths ?? Int32Array.from(rows, (row) => JSON.stringify(row).length),
+    columns,
+  };
+}
