@@ -113,7 +113,6 @@ class Utf8Column {
   }
 
   reset(): void {
-    console.error('cap', (this.bytes.length / 1e6).toFixed(1), 'used', (this.used / 1e6).toFixed(1));
     this.count = 0;
     this.used = 0;
   }
