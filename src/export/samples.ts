@@ -121,6 +121,20 @@ export interface Candidate<T> {
   shape(): { messages: Message[]; images: string[] };
 }
 
+/**
+ * A candidate from its builders (`shape` defaults to `build`). Made through this call, so the
+ * builders are arguments: the TypeScript loader then leaves them unnamed instead of naming each
+ * of the hundreds of thousands of closures an export makes (a measurable cost at 700 users).
+ */
+function candidate<T extends { messages: Message[]; images: string[] }>(
+  id: string,
+  task: Candidate<T>['task'],
+  build: () => T,
+  shape: Candidate<T>['shape'] = build,
+): Candidate<T> {
+  return { id, task, build, shape };
+}
+
 /** The id of the row a memory trace becomes (its SFT row; a tree step's RL row too). */
 export function traceCandidateId(userId: string, trace: { id: string; task: string }): string {
   return `${userId}:${trace.task}:${trace.id}`;
@@ -146,7 +160,7 @@ export function* sftCandidateList(bundle: RowSource, config: ExportConfig): Gene
     const qa = qaById.get(trajectory.qaId);
     if (qa === undefined) continue;
     const id = `${userId}:reasoning:${qa.id}`;
-    const build = (): SftRow => {
+    yield candidate<SftRow>(id, 'reasoning', () => {
       const messages = questionMessages(bundle, qa);
       trajectory.messages.forEach((content, i) => {
         messages.push({ role: 'assistant', content });
@@ -159,13 +173,12 @@ export function* sftCandidateList(bundle: RowSource, config: ExportConfig): Gene
         }
       });
       return { id, user_id: userId, task: 'reasoning', messages, images: [] };
-    };
-    yield { id, task: 'reasoning', build, shape: build };
+    });
   }
   const imagePath = imagePathFor(bundle, config);
   for (const trace of memory.traces) {
     const id = traceCandidateId(userId, trace);
-    const build = (): SftRow => {
+    yield candidate<SftRow>(id, trace.task, () => {
       const rendered = renderTrace(trace.input, imagePath);
       const target =
         config.sft.preferTeacher && trace.teacher?.agrees === true ? trace.teacher.text : trace.gold.text;
@@ -180,8 +193,7 @@ export function* sftCandidateList(bundle: RowSource, config: ExportConfig): Gene
         ],
         images: [...rendered.images],
       };
-    };
-    yield { id, task: trace.task, build, shape: build };
+    });
   }
 }
 
@@ -203,10 +215,10 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
     const snapshot = () =>
       bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
     const id = `${userId}:${qa.answerType}:${qa.id}`;
-    yield {
+    yield candidate<RlRow>(
       id,
-      task: qa.answerType,
-      build: () => ({
+      qa.answerType,
+      () => ({
         id,
         user_id: userId,
         task: qa.answerType,
@@ -223,16 +235,16 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
         // Key order is the schema's (records are parsed by zod), so plain JSON is byte-stable.
         memory_snapshot: snapshotJson(snapshot()),
       }),
-      shape: () => ({ messages: questionMessages(bundle, qa), images: [] }),
-    };
+      () => ({ messages: questionMessages(bundle, qa), images: [] }),
+    );
     // Open-ended verifiable variant (PersonaVLM's RL mix): the same in-situ question without
     // options, judged against the planned answer text.
     if (qa.answerType === 'mc') {
       const openId = `${userId}:open:${qa.id}`;
-      yield {
-        id: openId,
-        task: 'open',
-        build: () => ({
+      yield candidate<RlRow>(
+        openId,
+        'open',
+        () => ({
           id: openId,
           user_id: userId,
           task: 'open',
@@ -245,8 +257,8 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
           question_time: formatMinute(qa.questionTime),
           memory_snapshot: snapshotJson(snapshot()),
         }),
-        shape: () => ({ messages: questionMessages(bundle, qa, true), images: [] }),
-      };
+        () => ({ messages: questionMessages(bundle, qa, true), images: [] }),
+      );
     }
   }
   const imagePath = imagePathFor(bundle, config);
@@ -254,7 +266,7 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
     if (trace.task !== 'tree_ops') continue;
     // The same id as its SFT candidate: a tree step is an SFT row and an RL row of two files.
     const id = traceCandidateId(userId, trace);
-    const build = (): RlRow => {
+    yield candidate<RlRow>(id, 'tree_ops', () => {
       const rendered = renderTrace(trace.input, imagePath);
       return {
         id,
@@ -272,8 +284,7 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
         question_time: formatMinute(trace.time),
         memory_snapshot: '',
       };
-    };
-    yield { id, task: 'tree_ops', build, shape: build };
+    });
   }
 }
 
