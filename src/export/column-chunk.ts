@@ -17,6 +17,7 @@ export interface TextPart {
   units: Int32Array;
   bytes: Int32Array;
 }
+
 /** One column of consecutive rows, UTF-8 encoded (`counts`: items per row of a list column). */
 export type EncodedColumn =
   | { kind: 'utf8'; values: TextPart }

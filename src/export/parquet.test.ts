@@ -57,3 +57,54 @@ describe('writeParquetFromJsonl', () => {
     await rm(dir, { recursive: true, force: true });
   });
 });
+
+describe('openParquetWriter with column chunks', () => {
+  it('writes the same bytes from chunks cut anywhere as from JSON lines, lone surrogates included', async () => {
+    const { mkdtemp, readFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openParquetWriter } = await import('./parquet.js');
+    const { encodeColumns } = await import('./column-chunk.js');
+    const columns = ['id', 'messages', 'images', 'choices'];
+    // Enough rows for three row groups; a lone surrogate at a value's end and at the next one's start.
+    const rows = Array.from({ length: 9000 }, (_, i) => ({
+      id: `r${i}`,
+      messages: [
+        { role: 'user', content: i % 7 === 0 ? `tail \ud83d` : `q${i} é 🍜 <image>` },
+        { role: 'assistant', content: i % 7 === 0 ? '\ude00 head' : `a${i}` },
+      ],
+      images: i % 3 === 0 ? [`images/${i}.png`] : [],
+      choices: i % 2 === 0 ? ['(A) 一', '(B) "two"'] : [],
+    }));
+    const dir = await mkdtemp(join(tmpdir(), 'pf-pq-chunks-'));
+    try {
+      const byLines = openParquetWriter(join(dir, 'lines.parquet'), columns);
+      for (const row of rows) byLines.push(JSON.stringify(row));
+      await byLines.close();
+      const byChunks = openParquetWriter(join(dir, 'chunks.parquet'), columns);
+      // Chunks of 1 to 700 rows: row-group boundaries fall inside chunks.
+      for (let from = 0, size = 1; from < rows.length; from += size, size = (size * 7 + 3) % 700 || 1) {
+        const slice = rows.slice(from, from + size);
+        byChunks.pushChunk(
+          encodeColumns(
+            slice,
+            columns,
+            Int32Array.from(slice, (row) => JSON.stringify(row).length),
+          ),
+        );
+      }
+      await byChunks.close();
+      const [a, b] = await Promise.all([
+        readFile(join(dir, 'lines.parquet')),
+        readFile(join(dir, 'chunks.parquet')),
+      ]);
+      expect(b.equals(a)).toBe(true);
+      const read0 = (await read(new Uint8Array(b))) as Array<{ messages: Array<{ content: string }> }>;
+      expect(read0).toHaveLength(9000);
+      expect(read0[0]?.messages[0]?.content).toBe('tail \ufffd');
+      expect(read0[0]?.messages[1]?.content).toBe('\ufffd head');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -39,6 +39,14 @@ function runningSums(values: Int32Array): Float64Array {
   return out;
 }
 
+/** `offsets` (its first `used` entries kept) with room for `more` entries after them. */
+function room(offsets: Int32Array<ArrayBuffer>, used: number, more: number): Int32Array<ArrayBuffer> {
+  if (used + more <= offsets.length) return offsets;
+  const grown = new Int32Array(Math.max(2 * offsets.length, used + more));
+  grown.set(offsets.subarray(0, used));
+  return grown;
+}
+
 /**
  * A list column's offsets, appended to from per-row item counts. Its buffer grows to the largest
  * batch and is then reused batch after batch (`reset`).
@@ -48,11 +56,7 @@ class ListOffsets {
   private count = 0;
 
   append(counts: Int32Array, from: number, to: number): void {
-    if (this.count + (to - from) + 1 > this.offsets.length) {
-      const grown = new Int32Array(Math.max(2 * this.offsets.length, this.count + (to - from) + 1));
-      grown.set(this.offsets.subarray(0, this.count + 1));
-      this.offsets = grown;
-    }
+    this.offsets = room(this.offsets, this.count + 1, to - from);
     for (let i = from; i < to; i++, this.count++)
       this.offsets[this.count + 1] = (this.offsets[this.count] as number) + (counts[i] as number);
   }
@@ -90,11 +94,7 @@ class Utf8Column {
       this.bytes.copy(grown, 0, 0, this.used);
       this.bytes = grown;
     }
-    if (this.count + (to - from) + 1 > this.offsets.length) {
-      const grown = new Int32Array(Math.max(2 * this.offsets.length, this.count + (to - from) + 1));
-      grown.set(this.offsets.subarray(0, this.count + 1));
-      this.offsets = grown;
-    }
+    this.offsets = room(this.offsets, this.count + 1, to - from);
     this.bytes.write(part.text.slice(units[from], units[to]), this.used, size, 'utf8');
     const start = (bytes[from] as number) - this.used;
     for (let i = from; i < to; i++, this.count++)

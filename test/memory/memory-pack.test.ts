@@ -138,7 +138,7 @@ describe('memory records packed (packed-v2)', async () => {
     }
   });
 
-  it('decodes only the traces a reader wants (and the earlier traces of their tasks), naming the rest', () => {
+  it('decodes only the traces a reader wants (and, for tree steps, the earlier ones), naming the rest', () => {
     const line = stored(encodeUserMemoryRecord(record));
     const tasks = [...new Set(record.traces.map((trace) => trace.task))];
     expect(tasks).toContain('tree_ops');
@@ -160,6 +160,13 @@ describe('memory records packed (packed-v2)', async () => {
       else if (trace.input !== undefined) expect(JSON.stringify(trace)).toBe(JSON.stringify(full));
       else expect(trace).toEqual({ id: full.id, task: full.task });
     }
+    // A task whose wanted traces hold no delta is decoded at those traces only: the earlier ones
+    // are named (a tree step's state is a delta, so tree_ops is decoded from its start).
+    for (const task of tasks.filter((task) => task !== 'tree_ops')) {
+      const first = partial.traces.find((trace) => trace.task === task);
+      if (first !== undefined && !wanted.has(first.id)) expect(first.input).toBeUndefined();
+    }
+    expect(partial.traces.find((trace) => trace.task === 'tree_ops')?.input).toBeDefined();
     // Traces after the last wanted one of their task are only named.
     const lastTree = trees.filter((_, i) => i % 3 === 2).at(-1)!;
     const after = partial.traces.filter(
