@@ -63,14 +63,14 @@ function cellText(value: unknown): string {
 
 /**
  * Encodes rows' columns: `messages` as list<struct<role, content>>, `images`/`choices` as
- * list<utf8>, every other column as utf8 text. `jsonLengths` default to the rows' own JSON.
+ * list<utf8>, every other column as utf8 text, with each row's JSON line length.
  *
- * @example encodeColumns([{ id: 'a', images: [] }], ['id', 'images']).rows // 1
+ * @example encodeColumns([{ id: 'a', images: [] }], ['id', 'images'], Int32Array.of(22)).rows // 1
  */
 export function encodeColumns(
   rows: ReadonlyArray<Record<string, unknown>>,
   names: readonly string[],
-  jsonLengths?: Int32Array,
+  jsonLengths: Int32Array,
 ): ColumnChunk {
   const columns = names.map((name): EncodedColumn => {
     if (name === 'messages') {
@@ -101,7 +101,7 @@ export function encodeColumns(
   });
   return {
     rows: rows.length,
-    jsonLengths: jsonLengths ?? Int32Array.from(rows, (row) => JSON.stringify(row).length),
+    jsonLengths,
     columns,
   };
 }

@@ -51,6 +51,9 @@ export const RL_COLUMNS = [
   'memory_snapshot',
 ] as const;
 
+/** Each kind's columns, in file order. */
+const COLUMNS = { sft: SFT_COLUMNS, rl: RL_COLUMNS } as const;
+
 /** Export never reads the PersonaTree versions: a packed record leaves them encoded. */
 const MEMORY_FIELDS = ['snapshots', 'traces', 'trajectories'] as const;
 
@@ -184,7 +187,7 @@ export function renderKeptRows(
       rejected.push({ id: candidate.id, problems });
       continue;
     }
-    const picked = pick(row, kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS);
+    const picked = pick(row, COLUMNS[kind]);
     rows.push({ kind, task: candidate.task });
     kept[kind].push(picked);
     json[kind].push(JSON.stringify(picked));
@@ -195,7 +198,7 @@ export function renderKeptRows(
     config.parquet && kept[kind].length > 0
       ? encodeColumns(
           kept[kind],
-          kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS,
+          COLUMNS[kind],
           Int32Array.from(json[kind], (line) => line.length),
         )
       : null;

@@ -124,83 +124,109 @@ function itemRange(counts: Int32Array, from: number, to: number) {
   return [at[from] as number, at[to] as number] as const;
 }
 
+/** One column of a batch under construction: appended to from chunks, taken as Arrow data, reset. */
+interface ColumnBuilder {
+  append(column: EncodedColumn, from: number, to: number): void;
+  data(): Data;
+  reset(): void;
+}
+
+function encodedAs<K extends EncodedColumn['kind']>(column: EncodedColumn, kind: K) {
+  if (column.kind !== kind)
+    throw new Error(`a column chunk holds ${column.kind} data where ${kind} is expected`);
+  return column as Extract<EncodedColumn, { kind: K }>;
+}
+
+/** The builder for a column, by its name (the same rule as `encodeColumns`). */
+function columnBuilder(name: string): ColumnBuilder {
+  if (name === 'messages') {
+    const offsets = new ListOffsets();
+    const roles = new Utf8Column();
+    const contents = new Utf8Column();
+    return {
+      append(column, from, to) {
+        const messages = encodedAs(column, 'messages');
+        offsets.append(messages.counts, from, to);
+        const [first, last] = itemRange(messages.counts, from, to);
+        roles.append(messages.roles, first, last);
+        contents.append(messages.contents, first, last);
+      },
+      data() {
+        const roleData = roles.data();
+        const struct = makeData({
+          type: MESSAGE,
+          length: roleData.length,
+          nullCount: 0,
+          children: [roleData, contents.data()],
+        });
+        return offsets.data(struct, MESSAGE);
+      },
+      reset() {
+        offsets.reset();
+        roles.reset();
+        contents.reset();
+      },
+    };
+  }
+  if (STRING_LISTS.has(name)) {
+    const offsets = new ListOffsets();
+    const items = new Utf8Column();
+    return {
+      append(column, from, to) {
+        const list = encodedAs(column, 'list');
+        offsets.append(list.counts, from, to);
+        items.append(list.items, ...itemRange(list.counts, from, to));
+      },
+      data: () => offsets.data(items.data(), new Utf8()),
+      reset() {
+        offsets.reset();
+        items.reset();
+      },
+    };
+  }
+  const values = new Utf8Column();
+  return {
+    append: (column, from, to) => values.append(encodedAs(column, 'utf8').values, from, to),
+    data: () => values.data(),
+    reset: () => values.reset(),
+  };
+}
+
 /**
  * One batch's columns under construction: rows are appended chunk range by chunk range (the
  * strings are encoded into the column buffers at once, so no chunk is held until the batch is
  * full), then taken as a record batch; `reset` starts the next batch in the same buffers.
  */
 class BatchBuilder {
-  private readonly columns: Array<
-    | { kind: 'utf8'; values: Utf8Column }
-    | { kind: 'list'; offsets: ListOffsets; items: Utf8Column }
-    | { kind: 'messages'; offsets: ListOffsets; roles: Utf8Column; contents: Utf8Column }
-  >;
+  readonly schema: Schema;
+  private readonly struct: Struct;
+  private readonly columns: ColumnBuilder[];
   rows = 0;
 
-  constructor(private readonly names: readonly string[]) {
-    this.columns = names.map((name) =>
-      name === 'messages'
-        ? {
-            kind: 'messages',
-            offsets: new ListOffsets(),
-            roles: new Utf8Column(),
-            contents: new Utf8Column(),
-          }
-        : STRING_LISTS.has(name)
-          ? { kind: 'list', offsets: new ListOffsets(), items: new Utf8Column() }
-          : { kind: 'utf8', values: new Utf8Column() },
-    );
+  constructor(names: readonly string[]) {
+    ({ schema: this.schema, struct: this.struct } = schemaOf(names));
+    this.columns = names.map(columnBuilder);
   }
 
   /** Appends rows `from`..`to` of a chunk encoded with these columns. */
   append(chunk: ColumnChunk, from: number, to: number): void {
-    this.columns.forEach((builder, index) => {
-      const column = chunk.columns[index] as EncodedColumn;
-      if (builder.kind === 'utf8' && column.kind === 'utf8') builder.values.append(column.values, from, to);
-      else if (builder.kind === 'list' && column.kind === 'list') {
-        builder.offsets.append(column.counts, from, to);
-        builder.items.append(column.items, ...itemRange(column.counts, from, to));
-      } else if (builder.kind === 'messages' && column.kind === 'messages') {
-        builder.offsets.append(column.counts, from, to);
-        const [first, last] = itemRange(column.counts, from, to);
-        builder.roles.append(column.roles, first, last);
-        builder.contents.append(column.contents, first, last);
-      } else
-        throw new Error(`column "${this.names[index]}" is encoded as ${column.kind}, not ${builder.kind}`);
+    this.columns.forEach((column, index) => {
+      column.append(chunk.columns[index] as EncodedColumn, from, to);
     });
     this.rows += to - from;
   }
 
   /** The rows appended since the last reset, as one record batch (valid until the next reset). */
   batch(): RecordBatch {
-    const { schema, struct } = schemaOf(this.names);
-    const children = this.columns.map((builder) => {
-      if (builder.kind === 'utf8') return builder.values.data();
-      if (builder.kind === 'list') return builder.offsets.data(builder.items.data(), new Utf8());
-      const roles = builder.roles.data();
-      const messages = makeData({
-        type: MESSAGE,
-        length: roles.length,
-        nullCount: 0,
-        children: [roles, builder.contents.data()],
-      });
-      return builder.offsets.data(messages, MESSAGE);
-    });
-    return new RecordBatch(schema, makeData({ type: struct, length: this.rows, nullCount: 0, children }));
+    const children = this.columns.map((column) => column.data());
+    return new RecordBatch(
+      this.schema,
+      makeData({ type: this.struct, length: this.rows, nullCount: 0, children }),
+    );
   }
 
   reset(): void {
-    for (const builder of this.columns) {
-      if (builder.kind === 'utf8') builder.values.reset();
-      else if (builder.kind === 'list') {
-        builder.offsets.reset();
-        builder.items.reset();
-      } else {
-        builder.offsets.reset();
-        builder.roles.reset();
-        builder.contents.reset();
-      }
-    }
+    for (const column of this.columns) column.reset();
     this.rows = 0;
   }
 }
@@ -240,7 +266,7 @@ export function encodeParquet(
     builder.append(chunk, from, Math.min(from + BATCH_ROWS, rows.length));
     batches.push(builder.batch());
   }
-  const ipc = tableToIPC(new Table(schemaOf(names).schema, batches), 'stream');
+  const ipc = tableToIPC(new Table((batches[0] as RecordBatch).schema, batches), 'stream');
   return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), writerProperties());
 }
 
@@ -290,7 +316,7 @@ export function openParquetWriter(parquetPath: string, columns: readonly string[
   let any = false;
   const flush = () => {
     any = true;
-    const ipc = tableToIPC(new Table(schemaOf(columns).schema, [builder.batch()]), 'stream');
+    const ipc = tableToIPC(new Table(builder.schema, [builder.batch()]), 'stream');
     for (const batch of parquet.Table.fromIPCStream(ipc).recordBatches()) controller.enqueue(batch);
     builder.reset();
     bytes = 0;
