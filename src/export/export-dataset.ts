@@ -3,7 +3,7 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors/index.js';
 import type { ExportConfig, MixConfig } from '../schemas/export-config.js';
-import { readJson, writeFileAtomic, writeJson } from '../util/fs.js';
+import { readJson, readJsonl, writeFileAtomic, writeJson } from '../util/fs.js';
 import { createThreadPool } from '../util/thread-pool.js';
 import { renderDatasetCard } from './dataset-card.js';
 import { createPersonaMmeWriter } from './eval/persona-mme.js';
@@ -324,11 +324,24 @@ function counts(map: Map<string, string[]>): Record<string, number> {
   );
 }
 
+/**
+ * The users validate quarantined: those `validation.json` lists, and those it could not read at
+ * all (a record failing its schema, e.g. a memory record whose index disagrees with its traces),
+ * which the run's `quarantine.jsonl` names as validate `input` failures.
+ */
 async function quarantinedUsers(runDir: string): Promise<Set<string>> {
+  const users = new Set<string>();
   const path = join(runDir, 'validation.json');
-  if (!existsSync(path)) return new Set();
+  if (!existsSync(path)) return users;
   const report = (await readJson(path)) as { quarantined?: Array<{ userId: string }> };
-  return new Set((report.quarantined ?? []).map((entry) => entry.userId));
+  for (const entry of report.quarantined ?? []) users.add(entry.userId);
+  const quarantine = join(runDir, 'quarantine.jsonl');
+  if (existsSync(quarantine))
+    for await (const record of readJsonl(quarantine)) {
+      const { stage, check, inputId } = record as { stage?: unknown; check?: unknown; inputId?: unknown };
+      if (stage === 'validate' && check === 'input' && typeof inputId === 'string') users.add(inputId);
+    }
+  return users;
 }
 
 /** Every file under `dir` (relative path, size), sorted: what a Hub push uploads. */

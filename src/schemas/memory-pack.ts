@@ -201,20 +201,24 @@ function unpackTraces(packed: PackedRecord, wantTrace: UnpackOptions['wantTrace'
   const turns = decoded(() => JSON.parse(text(0)) as TurnShape[]);
   const count = starts.length - 1;
   const parse = (i: number) => decoded(() => JSON.parse(text(i + 1)) as Record<string, unknown>);
-  const index = wantTrace === undefined ? null : readPackedIndex(packed);
-  if (index === null)
-    return decodeTraces({ turns, traces: Array.from({ length: count }, (_, i) => parse(i)) });
-  if (index.traces.length !== count)
+  // Every reader checks the traces it parses against the record's index, so a record whose
+  // index lies fails wherever it is read (validate quarantines it), not only in export.
+  const index = readPackedIndex(packed);
+  if (index !== null && index.traces.length !== count)
     throw new Error(
       `memory record (${packed.encoding}) indexes ${index.traces.length} traces and holds ${count}`,
     );
-  const parsed = new Map<number, Record<string, unknown>>();
-  const decode = (i: number) => {
-    const [id, task] = index.traces[i] as [string, string];
+  const checked = (i: number) => {
     const trace = parse(i);
+    if (index === null) return trace;
+    const [id, task] = index.traces[i] as [string, string];
     if (trace.id !== id || trace.task !== task) throw indexMismatch(i, id, task, packed.encoding);
-    parsed.set(i, trace);
+    return trace;
   };
+  if (index === null || wantTrace === undefined)
+    return decodeTraces({ turns, traces: Array.from({ length: count }, (_, i) => checked(i)) });
+  const parsed = new Map<number, Record<string, unknown>>();
+  const decode = (i: number) => parsed.set(i, checked(i));
   // The wanted traces; per task whose wanted traces hold a delta, the position of its last one.
   const chained = new Map<string, number>();
   index.traces.forEach(([id, task], i) => {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { runCli, runFiles } from '../support/cli.js';
@@ -164,4 +165,40 @@ describe('--json', () => {
     expect(code).toBe(0);
     expect(stderr).not.toMatch(/EPIPE|Error/);
   }, 60_000);
+});
+
+describe('a memory record edited after the run', () => {
+  it('whose index names another trace: validate quarantines the user (input), export leaves it out', async () => {
+    const out = join(work, 'edited-memory');
+    expect((await pf(['run', small, '--out', out, '--quiet'])).code).toBe(0);
+    const memoryFile = join(out, 'memory', 'memory.jsonl');
+    const records = (await readFile(memoryFile, 'utf8')).trim().split('\n');
+    const record = JSON.parse(records[1] as string) as { userId: string; packed: { index: string } };
+    const index = JSON.parse(brotliDecompressSync(Buffer.from(record.packed.index, 'base64')).toString());
+    index.traces[2][0] = `${index.traces[2][0]}-renamed`;
+    record.packed.index = brotliCompressSync(JSON.stringify(index)).toString('base64');
+    records[1] = JSON.stringify(record);
+    await writeFile(memoryFile, `${records.join('\n')}\n`);
+
+    expect((await pf(['validate', out, '--quiet'])).code).toBe(0);
+    const quarantine = (await readFile(join(out, 'quarantine.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { inputId: string; check: string; reason: string });
+    expect(quarantine).toContainEqual(
+      expect.objectContaining({
+        inputId: record.userId,
+        check: 'input',
+        reason: expect.stringMatching(/memory record fails its schema: .*index disagrees with its traces/),
+      }),
+    );
+
+    const exported = await pf(['export', out, '--quiet']);
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    const stats = JSON.parse(await readFile(join(out, 'export', 'stats.json'), 'utf8'));
+    expect(stats.excluded).toBe(1);
+    for (const file of ['sft/train.jsonl', 'sft/test.jsonl', 'rl/train.jsonl', 'rl/test.jsonl'])
+      expect(await readFile(join(out, 'export', file), 'utf8')).not.toContain(`"user_id":"${record.userId}"`);
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { replayMemory } from '../../src/memory/replay.js';
 import { createOfflineEmbedder } from '../../src/memory/retrieval/offline-embedder.js';
@@ -185,6 +185,22 @@ describe('memory records packed (packed-v2)', async () => {
     const damaged = stored(encodeUserMemoryRecord(record)) as { packed: { index: string } };
     damaged.packed.index = damaged.packed.index.slice(0, 12);
     expect(() => readPackedIndex(damaged.packed)).toThrow(/"index" \(packed-v2\) cannot be decoded/);
+  });
+
+  it('fails every reader, not only export, when the index names another trace', () => {
+    const line = stored(encodeUserMemoryRecord(record)) as { packed: Record<string, unknown> };
+    const index = readPackedIndex(line.packed)!;
+    line.packed.index = brotliCompressSync(
+      JSON.stringify({
+        ...index,
+        traces: index.traces.map(([id, task], i) => [i === 3 ? `${id}-x` : id, task]),
+      }),
+    ).toString('base64');
+    expect(() => decodeUserMemoryRecord(line)).toThrow(/index disagrees with its traces/);
+    // Through the schema (how validate reads an edited file) the user fails its schema.
+    const parsed = UserMemory.safeParse(line);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(/index disagrees with its traces/);
   });
 
   it('names the field when packed data is damaged', () => {
