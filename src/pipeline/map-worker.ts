@@ -1,4 +1,3 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { createLlmClient } from '../llm/index.js';
 import { LlmConfig } from '../schemas/llm-config.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
@@ -7,10 +6,10 @@ import { schemaFailure } from './run-map-stage.js';
 import type { MapStage, StageContext } from './types.js';
 
 /**
- * One worker of a map-stage pool (see worker-pool.ts): loads the stage from its module, then
- * for each user runs `process`, validates against the stage schema, encodes, and sends back the
- * record's JSON text — the main thread only journals it. Used only when every model role of the
- * stage is offline, so the worker's offline client answers exactly as the main thread's would.
+ * A map stage as a worker-thread job handler (see worker-pool.ts): for each user it runs
+ * `process`, validates against the stage schema, encodes, and returns the record's JSON text —
+ * the main thread only journals it. Used only when every model role of the stage is offline,
+ * so the worker's offline client answers exactly as the main thread's would.
  */
 export interface MapWorkerInit {
   module: string;
@@ -21,45 +20,46 @@ export interface MapWorkerInit {
 }
 
 export type MapWorkerReply =
-  | { id: number; ok: true; json: string }
-  | { id: number; ok: false; reason: string; code: string; stop: boolean };
+  | { ok: true; json: string }
+  | { ok: false; reason: string; code: string; stop: boolean };
 
-const init = workerData as MapWorkerInit;
-const stage = (await import(init.module))[init.exportName] as MapStage;
-const controller = new AbortController();
-const ctx: StageContext = {
-  runDir: init.runDir,
-  seed: init.config.seed,
-  config: init.config,
-  llm: createLlmClient(LlmConfig.parse({}), { cache: false }),
-  shard: init.shard,
-  rng: (...parts) => createRng(init.config.seed, stage.name, ...parts),
-  quarantine: () => {},
-  progress: () => {},
-  signal: controller.signal,
-};
-
-parentPort?.on('message', async (message: { id: number; records: Record<string, unknown> }) => {
-  let reply: MapWorkerReply;
-  try {
-    const record = await stage.process(message.records, ctx);
-    const parsed = stage.schema.safeParse(record);
-    if (!parsed.success) {
-      reply = { id: message.id, ok: false, reason: schemaFailure(parsed.error), code: 'SCHEMA', stop: false };
-    } else {
+/**
+ * Turns a map stage into the handler a pool worker runs (`(records, init) => reply`); the
+ * stage's context is made on the first job, from the pool's `init`.
+ *
+ * @example createThreadPool({ size: 2, module: stageUrl, exportName: 'memoryStage', wrap: { module: mapWorkerUrl, exportName: 'mapStageHandler' }, data: init });
+ */
+export function mapStageHandler(stage: MapStage) {
+  let ctx: StageContext | null = null;
+  const contextFor = (init: MapWorkerInit): StageContext => ({
+    runDir: init.runDir,
+    seed: init.config.seed,
+    config: init.config,
+    llm: createLlmClient(LlmConfig.parse({}), { cache: false }),
+    shard: init.shard,
+    rng: (...parts) => createRng(init.config.seed, stage.name, ...parts),
+    quarantine: () => {},
+    progress: () => {},
+    signal: new AbortController().signal,
+  });
+  return async (records: Record<string, unknown>, init: MapWorkerInit): Promise<MapWorkerReply> => {
+    ctx ??= contextFor(init);
+    try {
+      const record = await stage.process(records, ctx);
+      const parsed = stage.schema.safeParse(record);
+      if (!parsed.success)
+        return { ok: false, reason: schemaFailure(parsed.error), code: 'SCHEMA', stop: false };
       const stored = stage.encode === undefined ? parsed.data : stage.encode(parsed.data);
-      reply = { id: message.id, ok: true, json: JSON.stringify(stored) };
+      return { ok: true, json: JSON.stringify(stored) };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const name = (error as Error).constructor?.name ?? '';
+      return {
+        ok: false,
+        reason: error instanceof Error ? error.message : String(error),
+        code: typeof code === 'string' ? code : 'ERROR',
+        stop: name === 'RunStopError' || name === 'BudgetExceededError' || code === 'DISK_FULL',
+      };
     }
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const name = (error as Error).constructor?.name ?? '';
-    reply = {
-      id: message.id,
-      ok: false,
-      reason: error instanceof Error ? error.message : String(error),
-      code: typeof code === 'string' ? code : 'ERROR',
-      stop: name === 'RunStopError' || name === 'BudgetExceededError' || code === 'DISK_FULL',
-    };
-  }
-  parentPort?.postMessage(reply);
-});
+  };
+}

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PersonaForgeError } from '../errors/index.js';
 import { createThreadPool } from './thread-pool.js';
+import { WORKER_SOURCES_ENV } from './worker-code.js';
 
 const job = new URL('../../test/support/thread-pool-job.ts', import.meta.url);
 
@@ -8,7 +9,15 @@ async function* items<T>(values: readonly T[]): AsyncGenerator<T> {
   for (const value of values) yield value;
 }
 
-describe('createThreadPool', () => {
+// Each behaviour holds whether the workers run the compiled bundle or the sources through tsx.
+describe.each(['compiled', 'sources'])('createThreadPool (%s)', (mode) => {
+  beforeEach(() => {
+    if (mode === 'sources') process.env[WORKER_SOURCES_ENV] = '1';
+  });
+  afterEach(() => {
+    delete process.env[WORKER_SOURCES_ENV];
+  });
+
   it('yields results in input order although later jobs finish first, and broadcasts to every worker', async () => {
     const pool = createThreadPool({ size: 2, module: job, exportName: 'poolJob', data: { prefix: 'v' } });
     try {
@@ -44,6 +53,23 @@ describe('createThreadPool', () => {
     try {
       await expect(pool.run({ exit: 3 })).rejects.toThrow(/worker thread exited with code 3/);
       await expect(pool.run({ value: 1 })).rejects.toThrow(/exited with code 3/);
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+});
+
+describe('createThreadPool with a wrapped export', () => {
+  it('runs the handler the wrap makes of the export (how a map stage becomes a job handler)', async () => {
+    const pool = createThreadPool({
+      size: 1,
+      module: job,
+      exportName: 'poolJob',
+      wrap: { module: job, exportName: 'uppercased' },
+      data: { prefix: 'v' },
+    });
+    try {
+      expect(await pool.run({ value: 'x' })).toEqual({ value: 'VX', remembered: null });
     } finally {
       await pool.close();
     }

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { PersonaForgeError } from '../errors/index.js';
+import { compiledWorker, type WorkerCode } from './worker-code.js';
 
 /**
  * A pool of worker threads that each load one handler function, `(message, data) => result`
@@ -23,9 +24,11 @@ export interface ThreadPool {
 
 export interface ThreadPoolOptions {
   size: number;
-  /** Module URL (a `.ts` source works: the worker registers tsx). */
+  /** Module URL (a `.ts` source works: it is compiled, see worker-code.ts). */
   module: URL | string;
   exportName: string;
+  /** A module export that turns the module's export into the handler (see `WorkerCode`). */
+  wrap?: { module: URL | string; exportName: string };
   /** Structured-cloneable data every job's handler receives. */
   data?: unknown;
   /**
@@ -37,26 +40,41 @@ export interface ThreadPoolOptions {
 
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: { message: string } };
 
+interface Slot {
+  worker: Worker | null;
+  busy: number;
+  dead: Error | null;
+}
+
 export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
   const entry = new URL('./thread-pool-entry.mjs', import.meta.url);
-  const slots = Array.from({ length: Math.max(1, options.size) }, () => ({
-    worker: new Worker(entry, {
-      workerData: { module: String(options.module), exportName: options.exportName, data: options.data },
-      ...(options.maxHeapMb === undefined
-        ? {}
-        : { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } }),
-    }),
+  const code: WorkerCode = {
+    module: String(options.module),
+    exportName: options.exportName,
+    ...(options.wrap === undefined
+      ? {}
+      : { wrap: { module: String(options.wrap.module), exportName: options.wrap.exportName } }),
+  };
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.size) }, () => ({
+    worker: null,
     busy: 0,
-    dead: null as Error | null,
+    dead: null,
   }));
   let closing = false;
   const pending = new Map<
     number,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void; slot: (typeof slots)[number] }
+    { resolve: (value: unknown) => void; reject: (error: Error) => void; slot: Slot }
   >();
   let nextId = 0;
-  for (const slot of slots) {
-    slot.worker.on('message', (reply: Reply) => {
+  const start = (slot: Slot, compiled: string | null) => {
+    const worker = new Worker(entry, {
+      workerData: { code, compiled, data: options.data },
+      ...(options.maxHeapMb === undefined
+        ? {}
+        : { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } }),
+    });
+    slot.worker = worker;
+    worker.on('message', (reply: Reply) => {
       const job = pending.get(reply.id);
       if (job === undefined) return;
       pending.delete(reply.id);
@@ -73,18 +91,27 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
         job.reject(error);
       }
     };
-    slot.worker.on('error', fail);
-    slot.worker.on('exit', (code) => {
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
       if (!closing) fail(new PersonaForgeError('STAGE_FAILED', `worker thread exited with code ${code}`));
     });
-  }
-  const send = (slot: (typeof slots)[number], message: unknown) => {
+  };
+  // The threads start once the code is compiled (or found compiled); jobs sent meanwhile wait.
+  const ready = compiledWorker(code).then((compiled) => {
+    for (const slot of slots) start(slot, compiled);
+  });
+  const send = (slot: Slot, message: unknown) => {
     if (slot.dead !== null) return Promise.reject(slot.dead);
     const id = nextId++;
     slot.busy++;
     return new Promise<unknown>((resolve, reject) => {
       pending.set(id, { resolve, reject, slot });
-      slot.worker.postMessage({ id, message });
+      void ready.then(() => {
+        if (slot.dead !== null) {
+          pending.delete(id);
+          reject(slot.dead);
+        } else (slot.worker as Worker).postMessage({ id, message });
+      });
     });
   };
   const run = <R>(message: unknown) =>
@@ -120,7 +147,8 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     },
     async close() {
       closing = true;
-      await Promise.all(slots.map((slot) => slot.worker.terminate()));
+      await ready;
+      await Promise.all(slots.map((slot) => slot.worker?.terminate()));
     },
   };
 }

@@ -15,3 +15,11 @@ export async function poolJob(
   await new Promise((done) => setTimeout(done, message.wait ?? 0));
   return { value: `${data.prefix}${String(message.value)}`, remembered };
 }
+
+/** A wrap for `poolJob` (see ThreadPoolOptions.wrap): the same handler, its value uppercased. */
+export function uppercased(handler: typeof poolJob): typeof poolJob {
+  return async (message, data) => {
+    const result = (await handler(message, data)) as { value: string; remembered: unknown };
+    return { ...result, value: result.value.toUpperCase() };
+  };
+}

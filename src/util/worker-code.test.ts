@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compiledWorker, WORKER_SOURCES_ENV } from './worker-code.js';
+
+let dir: string;
+let cache: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'worker-code-'));
+  cache = join(dir, 'cache');
+  writeFileSync(
+    join(dir, 'dep.ts'),
+    "export const where: string = import.meta.url;\nexport const text = 'import.meta.url';\nexport const twice = (n: number): number => n * 2;\n",
+  );
+  writeFileSync(
+    join(dir, 'job.ts'),
+    "import { text, twice, where } from './dep.js';\nexport function job(n: number) { return { where, text, value: twice(n) }; }\nexport const factor = 10;\nexport const scale = (by: number) => (n: number) => n * by;\n",
+  );
+});
+afterEach(() => {
+  delete process.env[WORKER_SOURCES_ENV];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const module = () => pathToFileURL(join(dir, 'job.ts')).href;
+const load = async (url: string | null) =>
+  (await import(url as string)) as { handler: (n: number) => unknown };
+
+describe('compiledWorker', () => {
+  it('compiles a handler with its imports into one module; each source keeps its own import.meta.url', async () => {
+    const url = await compiledWorker({ module: module(), exportName: 'job' }, cache);
+    expect(url).not.toBeNull();
+    expect(fileURLToPath(url as string).startsWith(cache)).toBe(true);
+    expect((await load(url)).handler(21)).toEqual({
+      where: pathToFileURL(join(dir, 'dep.ts')).href,
+      text: 'import.meta.url',
+      value: 42,
+    });
+  });
+
+  it('reuses the bundle while the sources are unchanged, and rebuilds (dropping the old one) when one changes', async () => {
+    const code = { module: module(), exportName: 'job' };
+    const first = (await compiledWorker(code, cache)) as string;
+    const built = statSync(fileURLToPath(first)).mtimeMs;
+    expect(await compiledWorker(code, cache)).toBe(first);
+    expect(statSync(fileURLToPath(first)).mtimeMs).toBe(built);
+
+    // Same size, other content: only the content decides.
+    writeFileSync(
+      join(dir, 'dep.ts'),
+      "export const where: string = import.meta.url;\nexport const text = 'import.meta.url';\nexport const twice = (n: number): number => n * 3;\n",
+    );
+    const second = (await compiledWorker(code, cache)) as string;
+    expect(second).not.toBe(first);
+    expect(existsSync(fileURLToPath(first))).toBe(false);
+    expect(((await load(second)).handler(21) as { value: number }).value).toBe(63);
+    expect(readdirSync(cache).filter((name) => name.endsWith('.mjs'))).toHaveLength(1);
+  });
+
+  it('wraps the export when asked (a factory turning a value into the handler)', async () => {
+    const url = await compiledWorker(
+      { module: module(), exportName: 'factor', wrap: { module: module(), exportName: 'scale' } },
+      cache,
+    );
+    expect((await load(url)).handler(4)).toBe(40);
+  });
+
+  it('gives null (the caller runs the sources through tsx) when told to, or when the code cannot be compiled', async () => {
+    process.env[WORKER_SOURCES_ENV] = '1';
+    expect(await compiledWorker({ module: module(), exportName: 'job' }, cache)).toBeNull();
+    delete process.env[WORKER_SOURCES_ENV];
+    expect(
+      await compiledWorker({ module: 'https://example.com/job.js', exportName: 'job' }, cache),
+    ).toBeNull();
+    expect(await compiledWorker({ module: module(), exportName: 'not an identifier' }, cache)).toBeNull();
+    writeFileSync(join(dir, 'job.ts'), 'export function job( {\n');
+    expect(await compiledWorker({ module: module(), exportName: 'job' }, cache)).toBeNull();
+    expect(existsSync(cache) ? readdirSync(cache) : []).toEqual([]);
+  });
+});
