@@ -3,6 +3,7 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors/index.js';
 import type { ExportConfig, MixConfig } from '../schemas/export-config.js';
+import { backgroundWrites } from '../util/background.js';
 import { readJson, readJsonl, writeFileAtomic, writeJson } from '../util/fs.js';
 import { createThreadPool } from '../util/thread-pool.js';
 import { renderDatasetCard } from './dataset-card.js';
@@ -115,6 +116,8 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
         })
       : null;
   const imagePaths = new Set<string>();
+  // The images the kept users show are copied while pass 2 renders rows (file copies, no CPU here).
+  let images: Promise<ExportSummary['images']> | null = null;
 
   try {
     // Pass 1: candidate ids per split and task; evaluation sets.
@@ -166,6 +169,10 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
           summary.eval.locomo.questions += sample.qa.length;
         }
       }
+    }
+    if (config.copyImages) {
+      images = copyImages(join(runDir, config.imagePoolDir), join(outDir, config.imageRoot), imagePaths);
+      images.catch(() => {}); // awaited after pass 2
     }
     summary.realizers = [...realizers].sort();
     summary.eval.personaMme = await mme.finish();
@@ -246,21 +253,20 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
         await writers[kind][result.split].writeBytes(result.jsonl[kind], rows[kind]);
       }
     }
-    for (const kind of ['sft', 'rl'] as const) {
-      for (const split of SPLITS) {
-        await writers[kind][split].close();
-        await parquetWriters?.[kind][split].close();
-      }
-    }
+    // Each file's last batch is encoded while the others' last bytes reach the disk.
+    await Promise.all(
+      (['sft', 'rl'] as const).flatMap((kind) =>
+        SPLITS.map(async (split) => {
+          await writers[kind][split].close();
+          await parquetWriters?.[kind][split].close();
+        }),
+      ),
+    );
+    if (images !== null) summary.images = await images;
   } finally {
     await pool?.close();
+    await images?.catch(() => {});
   }
-  if (config.copyImages)
-    summary.images = await copyImages(
-      join(runDir, config.imagePoolDir),
-      join(outDir, config.imageRoot),
-      imagePaths,
-    );
   const validation = join(runDir, 'validation.json');
   if (existsSync(validation)) {
     const report = (await readJson(validation)) as { judgeMode?: string };
@@ -280,23 +286,33 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
   return summary;
 }
 
-/** Copies pool-relative image files (sorted, so the order of work is stable); lists the missing ones. */
+/**
+ * Copies pool-relative image files (sorted, so the order of work is stable; up to 8 at a time);
+ * lists the missing ones.
+ */
 async function copyImages(
   poolDir: string,
   targetDir: string,
   paths: ReadonlySet<string>,
 ): Promise<{ copied: number; missing: string[] }> {
   const result = { copied: 0, missing: [] as string[] };
+  const copies = backgroundWrites(8);
+  const folders = new Set<string>();
   for (const path of [...paths].sort()) {
     const source = join(poolDir, path);
     if (!existsSync(source)) {
       result.missing.push(path);
       continue;
     }
-    await mkdir(dirname(join(targetDir, path)), { recursive: true });
-    await copyFile(source, join(targetDir, path));
+    const target = join(targetDir, path);
+    if (!folders.has(dirname(target))) {
+      folders.add(dirname(target));
+      await mkdir(dirname(target), { recursive: true });
+    }
+    await copies.add(() => copyFile(source, target));
     result.copied++;
   }
+  await copies.drain();
   return result;
 }
 

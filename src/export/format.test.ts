@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SftMixConfig } from '../schemas/export-config.js';
 import { csvField, pythonRepr } from './eval/personamem.js';
-import { mixQuotas, selectByQuota } from './mix.js';
+import { mixQuotas, quotaRank, selectByQuota } from './mix.js';
 import { formatLocomoTime, formatMinute, optionLabel } from './time-format.js';
 
 describe('time formats', () => {
@@ -81,6 +81,26 @@ describe('mix', () => {
     expect(first.size).toBe(10);
     expect([...first].sort()).toEqual([...second].sort());
     expect([...selectByQuota(new Map([['t', ids]]), { t: 10 }, 7)].sort()).not.toEqual([...first].sort());
+  });
+
+  it('keeps exactly the quota ids of smallest rank, ranks sharing their first digits included', () => {
+    const ids = Array.from({ length: 200 }, (_, i) => `id-${i}`);
+    const smallest = (ranks: string[], quota: number) =>
+      new Set(
+        ids
+          .map((id, i) => ({ id, rank: ranks[i] as string }))
+          .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+          .slice(0, quota)
+          .map(({ id }) => id),
+      );
+    const hashed = ids.map((id) => quotaRank(42, id));
+    // Only four distinct first-12-digit prefixes: the order within one is decided by the rest.
+    const tied = ids.map((_, i) => `0123456789a${i % 4}${hashed[i]?.slice(12)}`);
+    for (const ranks of [hashed, tied])
+      for (const quota of [1, 37, 51, 199, 200, 250]) {
+        const kept = selectByQuota(new Map([['t', ids]]), { t: quota }, 42, new Map([['t', ranks]]));
+        expect([...kept].sort()).toEqual([...smallest(ranks, quota)].sort());
+      }
   });
 
   it('rejects unknown task names in weights', () => {

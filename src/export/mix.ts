@@ -52,11 +52,37 @@ export function selectByQuota(
   for (const [task, ids] of idsByTask) {
     const quota = quotas[task] ?? 0;
     if (quota === 0) continue;
+    if (quota >= ids.length) {
+      for (const id of ids) keep.add(id);
+      continue;
+    }
     const given = ranks?.get(task);
-    const ranked = ids
-      .map((id, i) => ({ id, rank: given?.[i] ?? quotaRank(seed, id) }))
-      .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
-    for (const { id } of ranked.slice(0, quota)) keep.add(id);
+    const rankOf = (i: number) => given?.[i] ?? quotaRank(seed, ids[i] as string);
+    // The quota-th smallest rank by its first 48 bits (exact in a double; hex order is numeric
+    // order): every id below it is kept, and those sharing it are ordered by their whole rank.
+    const keys = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) keys[i] = hexPrefix(rankOf(i));
+    const threshold = keys.slice().sort()[quota - 1] as number;
+    const tied: number[] = [];
+    let below = 0;
+    for (let i = 0; i < ids.length; i++) {
+      if ((keys[i] as number) < threshold) {
+        keep.add(ids[i] as string);
+        below++;
+      } else if (keys[i] === threshold) tied.push(i);
+    }
+    tied.sort((a, b) => (rankOf(a) < rankOf(b) ? -1 : rankOf(a) > rankOf(b) ? 1 : 0));
+    for (const i of tied.slice(0, quota - below)) keep.add(ids[i] as string);
   }
   return keep;
+}
+
+/** The value of a hex string's first 12 digits (48 bits). */
+function hexPrefix(hex: string): number {
+  let value = 0;
+  for (let i = 0; i < 12; i++) {
+    const code = hex.charCodeAt(i);
+    value = value * 16 + (code <= 57 ? code - 48 : (code | 32) - 87);
+  }
+  return value;
 }
