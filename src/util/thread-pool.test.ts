@@ -75,3 +75,23 @@ describe('createThreadPool with a wrapped export', () => {
     }
   }, 30_000);
 });
+
+describe('createThreadPool with what cannot cross to a thread', () => {
+  it('rejects the job (no hang) when the pool data or a message cannot be cloned', async () => {
+    const badData = createThreadPool({
+      size: 1,
+      module: job,
+      exportName: 'poolJob',
+      data: { prefix: () => 1 },
+    });
+    await expect(badData.run({ value: 1 })).rejects.toThrow(/could not be cloned/);
+    await badData.close();
+    const pool = createThreadPool({ size: 1, module: job, exportName: 'poolJob', data: { prefix: '' } });
+    try {
+      await expect(pool.run({ value: () => 1 })).rejects.toThrow(/could not be cloned/);
+      expect(await pool.run({ value: 2 })).toEqual({ value: '2', remembered: null });
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+});

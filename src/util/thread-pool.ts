@@ -92,26 +92,35 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
       }
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => {
-      if (!closing) fail(new PersonaForgeError('STAGE_FAILED', `worker thread exited with code ${code}`));
+    worker.on('exit', (exitCode) => {
+      if (!closing) fail(new PersonaForgeError('STAGE_FAILED', `worker thread exited with code ${exitCode}`));
     });
   };
   // The threads start once the code is compiled (or found compiled); jobs sent meanwhile wait.
+  // A thread that cannot start (data that cannot be cloned to it) fails every job.
   const ready = compiledWorker(code).then((compiled) => {
     for (const slot of slots) start(slot, compiled);
   });
+  ready.catch(() => {});
   const send = (slot: Slot, message: unknown) => {
     if (slot.dead !== null) return Promise.reject(slot.dead);
     const id = nextId++;
     slot.busy++;
     return new Promise<unknown>((resolve, reject) => {
       pending.set(id, { resolve, reject, slot });
-      void ready.then(() => {
-        if (slot.dead !== null) {
-          pending.delete(id);
-          reject(slot.dead);
-        } else (slot.worker as Worker).postMessage({ id, message });
-      });
+      const fail = (error: Error) => {
+        pending.delete(id);
+        slot.busy--;
+        reject(error);
+      };
+      ready.then(() => {
+        if (slot.dead !== null) return fail(slot.dead);
+        try {
+          (slot.worker as Worker).postMessage({ id, message });
+        } catch (error) {
+          fail(error as Error); // a message that cannot be cloned
+        }
+      }, fail);
     });
   };
   const run = <R>(message: unknown) =>
@@ -147,7 +156,7 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     },
     async close() {
       closing = true;
-      await ready;
+      await ready.catch(() => {});
       await Promise.all(slots.map((slot) => slot.worker?.terminate()));
     },
   };
