@@ -105,6 +105,24 @@ describe('--workers', () => {
     expect(a.get('memory/memory.jsonl')?.length).toBeGreaterThan(100_000);
   }, 180_000);
 
+  it('gives the same bytes with the workers run from the TypeScript sources (PERSONA_FORGE_WORKER_SOURCES=1) as compiled', async () => {
+    const one = await runOnOneThread();
+    expect(one.code, one.stderr).toBe(0);
+    const sources = await runCli(
+      work,
+      ['run', 'small.yaml', '--out', 'sources', '--workers', '2', '--quiet'],
+      {
+        ...process.env,
+        PERSONA_FORGE_WORKER_SOURCES: '1',
+      },
+    );
+    expect(sources.code, sources.stderr).toBe(0);
+    const a = await runFiles(join(work, 'one'));
+    const b = await runFiles(join(work, 'sources'));
+    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+    for (const [path, bytes] of a) expect(b.get(path)?.equals(bytes), path).toBe(true);
+  }, 180_000);
+
   it('validates a corpus with planted defects to the same validation.json and quarantine records on 1 and 3 threads', async () => {
     expect((await runOnOneThread()).code).toBe(0);
     const runs = ['defects-1', 'defects-3'];
