@@ -24,7 +24,7 @@ export const WORKER_CACHE_DIR = join(packageRoot, 'node_modules', '.cache', 'per
 /** Set to 1 to run worker threads from the TypeScript sources through tsx (for debugging). */
 export const WORKER_SOURCES_ENV = 'PERSONA_FORGE_WORKER_SOURCES';
 
-/** `import.meta.url` as code (not inside a string or a code span of a comment). */
+/** `import.meta.url` as code: not right after a quote or backtick (a string or a comment's code span naming it). */
 const META_URL = /(?<![\w.'"`])import\.meta\.url\b/g;
 
 /** What a cache record says about a bundle: the file, and the sha256 of each source it was built from. */
