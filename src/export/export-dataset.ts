@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors/index.js';
-import type { ExportConfig, MixConfig } from '../schemas/export-config.js';
+import type { ExportConfig } from '../schemas/export-config.js';
 import { backgroundWrites } from '../util/background.js';
 import { readJson, readJsonl, writeFileAtomic, writeJson } from '../util/fs.js';
 import { createThreadPool } from '../util/thread-pool.js';
 import { renderDatasetCard } from './dataset-card.js';
-import { createPersonaMmeWriter } from './eval/persona-mme.js';
-import { createPersonaMemWriter } from './eval/personamem.js';
+import { inline, scanAndChoose } from './export-scan.js';
 import {
   type ExportJob,
   type ExportJobData,
@@ -16,12 +15,9 @@ import {
   renderKeptRows,
   SFT_COLUMNS,
   type Split,
-  scanUser,
   type UserRows,
-  type UserScan,
 } from './export-user.js';
 import { openJsonlWriter } from './jsonl-writer.js';
-import { mixQuotas, selectByQuota } from './mix.js';
 import { openParquetWriter } from './parquet.js';
 import { readUnitDrops } from './prune.js';
 import { type ExportSpans, readExportLines, readExportSpans } from './read-run.js';
@@ -103,7 +99,6 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     realizers: [],
     files: [],
   };
-  const realizers = new Set<string>();
   const pool =
     (options.workers ?? 0) > 1
       ? createThreadPool({
@@ -115,78 +110,22 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
           maxHeapMb: 192,
         })
       : null;
-  const imagePaths = new Set<string>();
   // The images the kept users show are copied while pass 2 renders rows (file copies, no CPU here).
   let images: Promise<ExportSummary['images']> | null = null;
 
   try {
-    // Pass 1: candidate ids per split and task; evaluation sets.
-    // Per kind, split and task: the ids, and each id's rank in the mix's seeded order (computed
-    // by the scan, parallel to the ids).
-    const byTask = () => ({ train: new Map<string, string[]>(), test: new Map<string, string[]>() });
-    const ids = { sft: byTask(), rl: byTask() };
-    const ranks = { sft: byTask(), rl: byTask() };
-    const mme = createPersonaMmeWriter(join(outDir, 'eval', 'persona-mme'));
-    const personamem = createPersonaMemWriter(join(outDir, 'eval', 'personamem'));
-    const locomo: unknown[] = [];
-    const locomoUsers: Record<string, string> = {};
-    // Users the scan read (the others failed a schema), with the fingerprint of their rows.
-    const digests = new Map<string, string>();
-    // With workers, this thread only finds where each user's lines are; the workers read them.
-    const scans =
-      pool === null
-        ? inline(readExportLines(runDir, exclude), (lines) =>
-            scanUser(lines, config, seed, options.trustedRecords === true),
-          )
-        : pool.map<ExportSpans, UserScan>(
-            readExportSpans(runDir, exclude),
-            (spans) => ({ kind: 'scan', spans }) satisfies ExportJob,
-          );
-    for await (const { item: lines, result: scan } of scans) {
-      if (!scan.ok) continue;
-      const split = scan.split;
-      for (const path of scan.imagePaths) imagePaths.add(path);
-      summary.users[split]++;
-      realizers.add(scan.realizer);
-      if (scan.dialogueOffline) summary.offline.realizer = true;
-      if (scan.memoryOffline) summary.offline.memory = true;
-      digests.set(lines.userId, scan.digest);
-      for (const candidate of scan.candidates) {
-        push(ids[candidate.kind][split], candidate.task, candidate.id);
-        push(ranks[candidate.kind][split], candidate.task, candidate.rank);
-      }
-      if (scan.evalParts !== undefined) {
-        // Built by the scan (on a worker thread); written here in user order.
-        await mme.addUser(scan.evalParts.personaMme);
-        personamem.addUser(scan.evalParts.personaMem);
-        const sample = scan.evalParts.locomo;
-        if (sample !== null) {
-          // LoCoMo's kind of id, numbered in user order (the user id stays in the dataset card's mapping).
-          sample.sample_id = `conv-${locomo.length + 1}`;
-          locomoUsers[sample.sample_id] = lines.userId;
-          locomo.push(sample);
-          summary.eval.locomo.samples++;
-          summary.eval.locomo.questions += sample.qa.length;
-        }
-      }
-    }
+    // Pass 1: every candidate named, the evaluation sets written, the mix's choice made.
+    const { keep, digests, imagePaths } = await scanAndChoose(
+      runDir,
+      exclude,
+      outDir,
+      options,
+      pool,
+      summary,
+    );
     if (config.copyImages) {
       images = copyImages(join(runDir, config.imagePoolDir), join(outDir, config.imageRoot), imagePaths);
       images.catch(() => {}); // awaited after pass 2
-    }
-    summary.realizers = [...realizers].sort();
-    summary.eval.personaMme = await mme.finish();
-    summary.eval.personamem = await personamem.finish();
-    await writeJson(join(outDir, 'eval', 'locomo.json'), locomo);
-    if (locomo.length > 0) await writeJson(join(outDir, 'eval', 'locomo-users.json'), locomoUsers);
-
-    const keep = new Set<string>();
-    for (const kind of ['sft', 'rl'] as const) {
-      for (const split of SPLITS) {
-        summary.candidates[kind][split] = counts(ids[kind][split]);
-        const quotas = mixQuotas(summary.candidates[kind][split], config[kind].mix as MixConfig);
-        for (const id of selectByQuota(ids[kind][split], quotas, seed, ranks[kind][split])) keep.add(id);
-      }
     }
     // Pass 2: write the kept rows in user order (users that failed a schema in pass 1 are skipped).
     const writers = {
@@ -217,15 +156,20 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     const drops = await readUnitDrops(runDir);
     const join2 = { drops, dialogues: drops.size > 0 };
     const scanned = (user: { userId: string }) => digests.has(user.userId);
-    if (pool !== null) await pool.broadcast({ kind: 'keep', ids: [...keep] } satisfies ExportJob);
+    // A user's kept ids go with its job, and are forgotten here once it is sent.
+    const keptOf = (userId: string) => {
+      const ids = keep.get(userId) ?? [];
+      keep.delete(userId);
+      return ids;
+    };
     const rendered =
       pool === null
         ? inline(only(readExportLines(runDir, exclude, join2), scanned), (lines) =>
-            renderKeptRows(lines, config, seed, keep),
+            renderKeptRows(lines, config, seed, new Set(keptOf(lines.userId))),
           )
         : pool.map<ExportSpans, UserRows>(
             only(readExportSpans(runDir, exclude, join2), scanned),
-            (spans) => ({ kind: 'rows', spans }) satisfies ExportJob,
+            (spans) => ({ kind: 'rows', spans, keep: keptOf(spans.userId) }) satisfies ExportJob,
           );
     for await (const { item: lines, result } of rendered) {
       if (result.digest !== digests.get(lines.userId))
@@ -316,28 +260,8 @@ async function copyImages(
   return result;
 }
 
-function push(map: Map<string, string[]>, task: string, id: string) {
-  const ids = map.get(task);
-  if (ids === undefined) map.set(task, [id]);
-  else ids.push(id);
-}
-
-/** `fn` over each item on this thread, shaped like `ThreadPool.map`'s results. */
-async function* inline<T, R>(
-  items: AsyncIterable<T>,
-  fn: (item: T) => R,
-): AsyncGenerator<{ item: T; result: R }> {
-  for await (const item of items) yield { item, result: fn(item) };
-}
-
 async function* only<T>(items: AsyncIterable<T>, keep: (item: T) => boolean): AsyncGenerator<T> {
   for await (const item of items) if (keep(item)) yield item;
-}
-
-function counts(map: Map<string, string[]>): Record<string, number> {
-  return Object.fromEntries(
-    [...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([task, ids]) => [task, ids.length]),
-  );
 }
 
 /**

@@ -9,7 +9,7 @@ import type { EvalSource } from './eval/common.js';
 import { buildLocomoSample, type LocomoSample } from './eval/locomo.js';
 import { type PersonaMmeUser, personaMmeUser } from './eval/persona-mme.js';
 import { type PersonaMemUser, personaMemUser } from './eval/personamem.js';
-import { quotaRank } from './mix.js';
+import { quotaKey, quotaRank } from './mix.js';
 import {
   EXPORT_INPUTS,
   type ExportLines,
@@ -69,8 +69,8 @@ export interface ScannedCandidate {
   kind: 'sft' | 'rl';
   task: string;
   id: string;
-  /** `quotaRank` of the id. */
-  rank: string;
+  /** `quotaKey` of the id's `quotaRank`: its place in the mix's order (a number crosses threads cheaply). */
+  key: number;
 }
 
 export type UserScan =
@@ -111,7 +111,12 @@ export function scanUser(lines: ExportLines, config: ExportConfig, seed: number,
   }
   const candidates: ScannedCandidate[] = [];
   for (const { kind, candidate } of candidatesOf(bundle, config))
-    candidates.push({ kind, task: candidate.task, id: candidate.id, rank: quotaRank(seed, candidate.id) });
+    candidates.push({
+      kind,
+      task: candidate.task,
+      id: candidate.id,
+      key: quotaKey(quotaRank(seed, candidate.id)),
+    });
   const split = splitOf(bundle, config, seed);
   return {
     ok: true,
@@ -258,11 +263,13 @@ function pick(row: object, columns: readonly string[]): Record<string, unknown> 
   return out;
 }
 
-/** What a worker thread is asked: scan a user, take the kept ids, or render a user's kept rows (lines read from the spans). */
+/**
+ * What a worker thread is asked: scan a user, or render a user's kept rows (`keep`: the ids the
+ * mix chose among the user's candidates); the lines are read from the spans.
+ */
 export type ExportJob =
   | { kind: 'scan'; spans: ExportSpans }
-  | { kind: 'keep'; ids: string[] }
-  | { kind: 'rows'; spans: ExportSpans };
+  | { kind: 'rows'; spans: ExportSpans; keep: string[] };
 
 export interface ExportJobData {
   runDir: string;
@@ -271,17 +278,11 @@ export interface ExportJobData {
   trusted: boolean;
 }
 
-let workerKeep: ReadonlySet<string> = new Set();
-
 /** The worker-thread handler (src/util/thread-pool.ts) running `scanUser` and `renderKeptRows`. */
-export function exportUserJob(job: ExportJob, data: ExportJobData): UserScan | UserRows | null {
+export function exportUserJob(job: ExportJob, data: ExportJobData): UserScan | UserRows {
   // The main thread's parsed configuration (structured-cloned): nothing to parse again.
   const config = data.config as ExportConfig;
-  if (job.kind === 'keep') {
-    workerKeep = new Set(job.ids);
-    return null;
-  }
   const lines = loadExportLines(data.runDir, job.spans);
   if (job.kind === 'scan') return scanUser(lines, config, data.seed, data.trusted);
-  return renderKeptRows(lines, config, data.seed, workerKeep);
+  return renderKeptRows(lines, config, data.seed, new Set(job.keep));
 }

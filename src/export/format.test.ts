@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SftMixConfig } from '../schemas/export-config.js';
 import { csvField, pythonRepr } from './eval/personamem.js';
-import { mixQuotas, quotaRank, selectByQuota } from './mix.js';
+import { keptPositions, mixQuotas, quotaKey, quotaRank, selectByQuota } from './mix.js';
 import { formatLocomoTime, formatMinute, optionLabel } from './time-format.js';
 
 describe('time formats', () => {
@@ -96,11 +96,22 @@ describe('mix', () => {
     const hashed = ids.map((id) => quotaRank(42, id));
     // Only four distinct first-12-digit prefixes: the order within one is decided by the rest.
     const tied = ids.map((_, i) => `0123456789a${i % 4}${hashed[i]?.slice(12)}`);
-    for (const ranks of [hashed, tied])
+    for (const ranks of [hashed, tied]) {
+      const rankOf = new Map(ids.map((id, i) => [id, ranks[i] as string]));
+      const rank = (id: string) => rankOf.get(id) as string;
       for (const quota of [1, 37, 51, 199, 200, 250]) {
-        const kept = selectByQuota(new Map([['t', ids]]), { t: quota }, 42, new Map([['t', ranks]]));
-        expect([...kept].sort()).toEqual([...smallest(ranks, quota)].sort());
+        const expected = [...smallest(ranks, quota)].sort();
+        // With the keys given (as export's scan computes them) and without.
+        for (const keys of [ranks.map(quotaKey), undefined]) {
+          const kept = keptPositions(ids, quota, rank, keys).map((i) => ids[i]);
+          expect(kept.sort()).toEqual(expected);
+        }
       }
+    }
+    const keys = new Map([['t', hashed.map(quotaKey)]]);
+    expect([...selectByQuota(new Map([['t', ids]]), { t: 51 }, 42, keys)].sort()).toEqual(
+      [...smallest(hashed, 51)].sort(),
+    );
   });
 
   it('rejects unknown task names in weights', () => {

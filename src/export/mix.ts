@@ -37,8 +37,8 @@ export function quotaRank(seed: number, id: string): string {
 
 /**
  * Picks which candidate ids to keep: per task, the `quota` ids with the smallest seeded hash
- * (`quotaRank`), so the choice is deterministic and independent of input order. `ranks` gives
- * the ranks already computed (parallel to each task's ids, e.g. by export's worker threads).
+ * (`quotaRank`), so the choice is deterministic and independent of input order. `keys` gives each
+ * id's `quotaKey` already computed (parallel to each task's ids, e.g. by export's worker threads).
  *
  * @example selectByQuota(new Map([['a', ['x', 'y']]]), { a: 1 }, 42) // Set { 'x' } or Set { 'y' }
  */
@@ -46,39 +46,52 @@ export function selectByQuota(
   idsByTask: Map<string, string[]>,
   quotas: Record<string, number>,
   seed: number,
-  ranks?: ReadonlyMap<string, readonly string[]>,
+  keys?: ReadonlyMap<string, ArrayLike<number>>,
 ): Set<string> {
   const keep = new Set<string>();
   for (const [task, ids] of idsByTask) {
-    const quota = quotas[task] ?? 0;
-    if (quota === 0) continue;
-    if (quota >= ids.length) {
-      for (const id of ids) keep.add(id);
-      continue;
-    }
-    const given = ranks?.get(task);
-    const rankOf = (i: number) => given?.[i] ?? quotaRank(seed, ids[i] as string);
-    // The quota-th smallest rank by its first 48 bits (exact in a double; hex order is numeric
-    // order): every id below it is kept, and those sharing it are ordered by their whole rank.
-    const keys = new Float64Array(ids.length);
-    for (let i = 0; i < ids.length; i++) keys[i] = hexPrefix(rankOf(i));
-    const threshold = keys.slice().sort()[quota - 1] as number;
-    const tied: number[] = [];
-    let below = 0;
-    for (let i = 0; i < ids.length; i++) {
-      if ((keys[i] as number) < threshold) {
-        keep.add(ids[i] as string);
-        below++;
-      } else if (keys[i] === threshold) tied.push(i);
-    }
-    tied.sort((a, b) => (rankOf(a) < rankOf(b) ? -1 : rankOf(a) > rankOf(b) ? 1 : 0));
-    for (const i of tied.slice(0, quota - below)) keep.add(ids[i] as string);
+    const rank = (id: string) => quotaRank(seed, id);
+    for (const i of keptPositions(ids, quotas[task] ?? 0, rank, keys?.get(task))) keep.add(ids[i] as string);
   }
   return keep;
 }
 
-/** The value of a hex string's first 12 digits (48 bits). */
-function hexPrefix(hex: string): number {
+/**
+ * The positions in `ids` of the `quota` ids of smallest `rank` (ties in rank by position).
+ * `keys`, when given, holds each id's `quotaKey(rank(id))`: ranks are then computed only for ids
+ * sharing the quota-th smallest key.
+ *
+ * @example keptPositions(['x', 'y', 'z'], 2, (id) => quotaRank(42, id)) // two of 0, 1, 2
+ */
+export function keptPositions(
+  ids: readonly string[],
+  quota: number,
+  rank: (id: string) => string,
+  keys?: ArrayLike<number>,
+): number[] {
+  if (quota <= 0) return [];
+  if (quota >= ids.length) return ids.map((_, i) => i);
+  // The quota-th smallest rank by its first 48 bits (exact in a double; hex order is numeric
+  // order): every id below it is kept, and those sharing it are ordered by their whole rank.
+  const values = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) values[i] = keys?.[i] ?? quotaKey(rank(ids[i] as string));
+  const threshold = values.slice().sort()[quota - 1] as number;
+  const kept: number[] = [];
+  const tied: Array<{ at: number; rank: string }> = [];
+  for (let i = 0; i < ids.length; i++) {
+    if ((values[i] as number) < threshold) kept.push(i);
+    else if (values[i] === threshold) tied.push({ at: i, rank: rank(ids[i] as string) });
+  }
+  tied.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.at - b.at));
+  for (const { at } of tied.slice(0, quota - kept.length)) kept.push(at);
+  return kept;
+}
+
+/**
+ * A rank's first 12 hex digits (48 bits) as a number: the order of keys is the order of ranks,
+ * but for ranks that share those digits.
+ */
+export function quotaKey(hex: string): number {
   let value = 0;
   for (let i = 0; i < 12; i++) {
     const code = hex.charCodeAt(i);
