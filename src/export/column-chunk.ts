@@ -4,18 +4,21 @@
  * from the Parquet writer so a worker never loads Arrow or the Parquet WebAssembly module.
  */
 
+import type { ByteSink } from '../util/byte-ring.js';
+
 /** Columns holding lists of strings; `messages` is list<struct<role, content>>; the rest utf8. */
 export const STRING_LISTS: ReadonlySet<string> = new Set(['images', 'choices']);
 
 /**
- * Strings concatenated, with each one's length in UTF-16 units (to cut them apart) and in UTF-8
- * bytes (the column's offsets). Text crosses threads as a string: no buffer is allocated per
- * part, which would make V8 collect the receiving heap again and again.
+ * Strings as UTF-8 bytes, back to back, in the region the rows were written to (`from`..`to`
+ * counted from the region's start), with each one's length in bytes (the column's offsets).
+ * The thread writing the Parquet file copies these bytes into its column buffers: it neither
+ * encodes strings nor receives them on its heap.
  */
 export interface TextPart {
-  text: string;
-  units: Int32Array;
-  bytes: Int32Array;
+  from: number;
+  to: number;
+  lengths: Int32Array;
 }
 
 /** One column of consecutive rows, UTF-8 encoded (`counts`: items per row of a list column). */
@@ -25,9 +28,9 @@ export type EncodedColumn =
   | { kind: 'messages'; counts: Int32Array; roles: TextPart; contents: TextPart };
 
 /**
- * Consecutive rows as encoded columns, in the writer's column order: plain data that crosses to
- * another thread as a few buffers, so the thread writing the Parquet file neither parses JSON
- * nor encodes strings. `jsonLengths` (each row's JSON line length in UTF-16 units) drive the
+ * Consecutive rows as encoded columns, in the writer's column order: small arrays and positions
+ * of text in a region of bytes (see `TextPart`), so the thread writing the Parquet file neither
+ * parses JSON nor encodes strings. `jsonLengths` (each row's JSON line length in UTF-16 units) drive the
  * streaming writer's row-group size rule.
  */
 export interface ColumnChunk {
@@ -36,20 +39,13 @@ export interface ColumnChunk {
   columns: EncodedColumn[];
 }
 
-/** ES2024 string methods (Node ≥ 20), not in this project's `lib`. */
-type WellFormed = string & { isWellFormed(): boolean; toWellFormed(): string };
-
-function textPart(values: readonly string[]): TextPart {
-  const units = new Int32Array(values.length);
-  const bytes = new Int32Array(values.length);
-  const whole = values.map((value, i) => {
-    // A lone surrogate is written as U+FFFD on its own, whatever text ends up beside it.
-    const text = (value as WellFormed).isWellFormed() ? value : (value as WellFormed).toWellFormed();
-    units[i] = text.length;
-    bytes[i] = Buffer.byteLength(text, 'utf8');
-    return text;
+function textPart(values: readonly string[], out: ByteSink): TextPart {
+  const lengths = new Int32Array(values.length);
+  const from = out.length;
+  values.forEach((value, i) => {
+    lengths[i] = out.write(value);
   });
-  return { text: whole.join(''), units, bytes };
+  return { from, to: out.length, lengths };
 }
 
 /**
@@ -63,14 +59,16 @@ function cellText(value: unknown): string {
 
 /**
  * Encodes rows' columns: `messages` as list<struct<role, content>>, `images`/`choices` as
- * list<utf8>, every other column as utf8 text, with each row's JSON line length.
+ * list<utf8>, every other column as utf8 text (its bytes appended to `out`), with each row's
+ * JSON line length.
  *
- * @example encodeColumns([{ id: 'a', images: [] }], ['id', 'images'], Int32Array.of(22)).rows // 1
+ * @example encodeColumns([{ id: 'a', images: [] }], ['id', 'images'], Int32Array.of(22), new BufferRegions()).rows // 1
  */
 export function encodeColumns(
   rows: ReadonlyArray<Record<string, unknown>>,
   names: readonly string[],
   jsonLengths: Int32Array,
+  out: ByteSink,
 ): ColumnChunk {
   const columns = names.map((name): EncodedColumn => {
     if (name === 'messages') {
@@ -85,7 +83,7 @@ export function encodeColumns(
         }
         counts[i] = messages.length;
       });
-      return { kind: 'messages', counts, roles: textPart(roles), contents: textPart(contents) };
+      return { kind: 'messages', counts, roles: textPart(roles, out), contents: textPart(contents, out) };
     }
     if (STRING_LISTS.has(name)) {
       const flat: string[] = [];
@@ -95,9 +93,15 @@ export function encodeColumns(
         for (const item of items) flat.push(item);
         counts[i] = items.length;
       });
-      return { kind: 'list', counts, items: textPart(flat) };
+      return { kind: 'list', counts, items: textPart(flat, out) };
     }
-    return { kind: 'utf8', values: textPart(rows.map((row) => cellText(row[name]))) };
+    return {
+      kind: 'utf8',
+      values: textPart(
+        rows.map((row) => cellText(row[name])),
+        out,
+      ),
+    };
   });
   return {
     rows: rows.length,

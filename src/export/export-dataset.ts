@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { InputError } from '../errors/index.js';
 import type { ExportConfig } from '../schemas/export-config.js';
 import { backgroundWrites } from '../util/background.js';
+import { BufferRegions, createByteRing, RingReader } from '../util/byte-ring.js';
 import { readJson, readJsonl, writeFileAtomic, writeJson } from '../util/fs.js';
 import { createThreadPool } from '../util/thread-pool.js';
 import { renderDatasetCard } from './dataset-card.js';
@@ -46,6 +47,11 @@ export interface ExportDatasetOptions {
   workers?: number;
 }
 const SPLITS: Split[] = ['train', 'test'];
+/**
+ * Bytes of each worker's ring: room for a few dozen users' rows while earlier ones are written
+ * (a user's rows bigger than the whole ring go in a message of their own).
+ */
+const RING_BYTES = 32 * 1024 * 1024;
 
 /** What an export wrote. */
 export interface ExportSummary {
@@ -99,13 +105,24 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     realizers: [],
     files: [],
   };
+  const threads = (options.workers ?? 0) > 1 ? (options.workers as number) : 0;
+  const rings = Array.from({ length: threads }, () => createByteRing(RING_BYTES));
+  const readers = rings.map((ring) => new RingReader(ring));
   const pool =
-    (options.workers ?? 0) > 1
+    threads > 1
       ? createThreadPool({
-          size: options.workers as number,
+          size: threads,
           module: new URL('./export-user.ts', import.meta.url),
           exportName: 'exportUserJob',
-          data: { runDir, config, seed, trusted: options.trustedRecords === true } satisfies ExportJobData,
+          // Each worker writes the rows it renders to a ring of its own, read here in place.
+          dataFor: (worker) =>
+            ({
+              runDir,
+              config,
+              seed,
+              trusted: options.trustedRecords === true,
+              ring: { id: worker, buffer: rings[worker] as SharedArrayBuffer },
+            }) satisfies ExportJobData,
           // One user's records at a time: a bounded heap keeps the run under its memory budget.
           maxHeapMb: 192,
         })
@@ -162,10 +179,11 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
       keep.delete(userId);
       return ids;
     };
+    const regions = new BufferRegions();
     const rendered =
       pool === null
         ? inline(only(readExportLines(runDir, exclude, join2), scanned), (lines) =>
-            renderKeptRows(lines, config, seed, new Set(keptOf(lines.userId))),
+            renderKeptRows(lines, config, seed, new Set(keptOf(lines.userId)), regions),
           )
         : pool.map<ExportSpans, UserRows>(
             only(readExportSpans(runDir, exclude, join2), scanned),
@@ -190,12 +208,23 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
         byTask[row.task] = (byTask[row.task] ?? 0) + 1;
         rows[row.kind]++;
       }
+      // The rows' bytes: in place in the worker's ring (released once written), or their own buffer.
+      const ring = result.ring === undefined ? undefined : readers[result.ring];
+      const bytes = ring?.bytes(result.region) ?? (result.region as { bytes: Uint8Array }).bytes;
+      ring?.track(result.region);
+      let writing = 1;
+      const written = () => {
+        if (--writing === 0) ring?.done(result.region);
+      };
       for (const kind of ['sft', 'rl'] as const) {
         if (rows[kind] === 0) continue;
         const chunk = result.parquet[kind];
-        if (chunk !== null) parquetWriters?.[kind][result.split].pushChunk(chunk);
-        await writers[kind][result.split].writeBytes(result.jsonl[kind], rows[kind]);
+        if (chunk !== null) parquetWriters?.[kind][result.split].pushChunk(chunk, bytes);
+        const { from, to } = result.jsonl[kind];
+        writing++;
+        await writers[kind][result.split].writeBytes(bytes.subarray(from, to), rows[kind], written);
       }
+      written();
     }
     // Each file's last batch is encoded while the others' last bytes reach the disk.
     await Promise.all(

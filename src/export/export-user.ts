@@ -3,6 +3,7 @@ import type { ExportConfig } from '../schemas/export-config.js';
 import type { UserMemory } from '../schemas/memory.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import type { UserPlan } from '../schemas/plan.js';
+import { BufferRegions, type RegionRef, type RegionWriter, RingWriter } from '../util/byte-ring.js';
 import { sha256 } from '../util/hash.js';
 import { type ColumnChunk, encodeColumns } from './column-chunk.js';
 import type { EvalSource } from './eval/common.js';
@@ -146,13 +147,26 @@ function evalParts(bundle: EvalSource, config: ExportConfig): EvalParts {
   };
 }
 
-/** The kept rows of one user: counted by task, as jsonl bytes and (with Parquet) as column chunks. */
+/** Where a kind's JSON lines are in a user's region (bytes from its start). */
+export interface ByteRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * The kept rows of one user: counted by task, as jsonl bytes and (with Parquet) as column chunks,
+ * all written to one region of bytes (a ring shared with the main thread, or a buffer).
+ */
 export interface UserRows {
   split: Split;
   rows: Array<{ kind: 'sft' | 'rl'; task: string }>;
+  /** Where the region is: the rows' bytes. */
+  region: RegionRef;
+  /** The ring the region is in (see `ExportJobData.ring`), when it is in one. */
+  ring?: number;
   /** The rows as the bytes the jsonl files append (UTF-8, one line each), by kind. */
-  jsonl: { sft: Uint8Array; rl: Uint8Array };
-  /** The rows' columns for the Parquet writers, by kind (null without Parquet or rows). */
+  jsonl: { sft: ByteRange; rl: ByteRange };
+  /** The rows' columns for the Parquet writers, by kind (null without Parquet or rows); their text is in the region. */
   parquet: { sft: ColumnChunk | null; rl: ColumnChunk | null };
   /** Kept rows ms-swift would train on wrongly (see `rowShapeProblems`): not written. */
   rejected: Array<{ id: string; problems: string[] }>;
@@ -160,12 +174,16 @@ export interface UserRows {
   digest: string;
 }
 
-/** Pass 2 for one user: the memory record decoded, only the kept candidates built and checked. */
+/**
+ * Pass 2 for one user: the memory record decoded, only the kept candidates built and checked,
+ * their JSON lines and column text written to a new region of `out`.
+ */
 export function renderKeptRows(
   lines: ExportLines,
   config: ExportConfig,
   seed: number,
   keep: ReadonlySet<string>,
+  out: RegionWriter,
 ): UserRows {
   // Rows are made from the plan and the memory record: the dialogue is not even parsed (but for
   // a user with quarantined rounds, whose plan and memory are pruned against it).
@@ -182,7 +200,10 @@ export function renderKeptRows(
   const rejected: UserRows['rejected'] = [];
   const ids: string[] = [];
   const kept = { sft: [] as Array<Record<string, unknown>>, rl: [] as Array<Record<string, unknown>> };
-  const json = { sft: [] as string[], rl: [] as string[] };
+  const lengths = { sft: [] as number[], rl: [] as number[] };
+  const jsonl = { sft: { from: 0, to: 0 }, rl: { from: 0, to: 0 } };
+  out.begin();
+  let current: 'sft' | 'rl' | null = null;
   for (const { kind, candidate } of candidatesOf(bundle, config)) {
     ids.push(candidate.id);
     if (!keep.has(candidate.id)) continue;
@@ -195,39 +216,32 @@ export function renderKeptRows(
     const picked = pick(row, COLUMNS[kind]);
     rows.push({ kind, task: candidate.task });
     kept[kind].push(picked);
-    json[kind].push(JSON.stringify(picked));
+    // Every SFT candidate comes before every RL one: each kind's lines are one range.
+    if (current !== kind) {
+      current = kind;
+      jsonl[kind].from = out.length;
+    }
+    const line = JSON.stringify(picked);
+    lengths[kind].push(line.length);
+    out.writeLine(line);
+    jsonl[kind].to = out.length;
   }
   // Encoded here, off the thread that writes the files (which only appends these bytes and
   // hands the chunks to the Parquet encoder).
   const chunk = (kind: 'sft' | 'rl') =>
     config.parquet && kept[kind].length > 0
-      ? encodeColumns(
-          kept[kind],
-          COLUMNS[kind],
-          Int32Array.from(json[kind], (line) => line.length),
-        )
+      ? encodeColumns(kept[kind], COLUMNS[kind], Int32Array.from(lengths[kind]), out)
       : null;
+  const parquet = { sft: chunk('sft'), rl: chunk('rl') };
   return {
     split: splitOf(bundle, config, seed),
     rows,
-    jsonl: { sft: jsonlBytes(json.sft), rl: jsonlBytes(json.rl) },
-    parquet: { sft: chunk('sft'), rl: chunk('rl') },
+    region: out.end(),
+    jsonl,
+    parquet,
     rejected,
     digest: idsDigest(ids),
   };
-}
-
-/** JSON lines as the UTF-8 bytes of a jsonl file (each line ending in a newline). */
-function jsonlBytes(lines: readonly string[]): Uint8Array {
-  let total = 0;
-  for (const line of lines) total += Buffer.byteLength(line, 'utf8') + 1;
-  const bytes = Buffer.allocUnsafeSlow(total);
-  let at = 0;
-  for (const line of lines) {
-    at += bytes.write(line, at, 'utf8');
-    bytes[at++] = 0x0a;
-  }
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, total);
 }
 
 /** A user's stored memory record with only the traces of kept rows decoded (the others are named, never built). */
@@ -276,7 +290,12 @@ export interface ExportJobData {
   config: unknown;
   seed: number;
   trusted: boolean;
+  /** This worker's ring (see byte-ring.ts): the rendered rows' bytes go there, not into messages. */
+  ring?: { id: number; buffer: SharedArrayBuffer };
 }
+
+/** The ring writer of this worker thread, made at its first rows job. */
+let ringWriter: RingWriter | null = null;
 
 /** The worker-thread handler (src/util/thread-pool.ts) running `scanUser` and `renderKeptRows`. */
 export function exportUserJob(job: ExportJob, data: ExportJobData): UserScan | UserRows {
@@ -284,5 +303,8 @@ export function exportUserJob(job: ExportJob, data: ExportJobData): UserScan | U
   const config = data.config as ExportConfig;
   const lines = loadExportLines(data.runDir, job.spans);
   if (job.kind === 'scan') return scanUser(lines, config, data.seed, data.trusted);
-  return renderKeptRows(lines, config, data.seed, new Set(job.keep));
+  if (data.ring === undefined)
+    return renderKeptRows(lines, config, data.seed, new Set(job.keep), new BufferRegions());
+  ringWriter ??= new RingWriter(data.ring.buffer);
+  return { ...renderKeptRows(lines, config, data.seed, new Set(job.keep), ringWriter), ring: data.ring.id };
 }

@@ -29,9 +29,9 @@ export async function openJsonlWriter(path: string) {
       throw await describeWriteError(path, failure.error);
     }
   };
-  const put = async (chunk: string | Uint8Array) => {
+  const put = async (chunk: string | Uint8Array, written?: () => void) => {
     await failed();
-    if (!stream.write(chunk))
+    if (!(written === undefined ? stream.write(chunk) : stream.write(chunk, () => written())))
       await new Promise<void>((resolve) => {
         const done = () => {
           stream.off('drain', done);
@@ -56,10 +56,14 @@ export async function openJsonlWriter(path: string) {
       count++;
       await put(`${json}\n`);
     },
-    /** Appends `rows` lines already serialized and encoded (UTF-8, each ending in a newline). */
-    async writeBytes(lines: Uint8Array, rows: number): Promise<void> {
+    /**
+     * Appends `rows` lines already serialized and encoded (UTF-8, each ending in a newline). The
+     * bytes are not copied: they must stay as they are until `written` is called (once they
+     * reached the file, or the write failed).
+     */
+    async writeBytes(lines: Uint8Array, rows: number, written?: () => void): Promise<void> {
       count += rows;
-      await put(lines);
+      await put(lines, written);
     },
     async close(): Promise<number> {
       await failed();

@@ -65,6 +65,7 @@ describe('openParquetWriter with column chunks', () => {
     const { join } = await import('node:path');
     const { openParquetWriter } = await import('./parquet.js');
     const { encodeColumns } = await import('./column-chunk.js');
+    const { createByteRing, RingReader, RingWriter } = await import('../util/byte-ring.js');
     const columns = ['id', 'messages', 'images', 'choices'];
     // Enough rows for three row groups; a lone surrogate at a value's end and at the next one's start.
     const rows = Array.from({ length: 9000 }, (_, i) => ({
@@ -82,17 +83,23 @@ describe('openParquetWriter with column chunks', () => {
       for (const row of rows) byLines.push(JSON.stringify(row));
       await byLines.close();
       const byChunks = openParquetWriter(join(dir, 'chunks.parquet'), columns);
-      // Chunks of 1 to 700 rows: row-group boundaries fall inside chunks.
+      // Chunks of 1 to 700 rows: row-group boundaries fall inside chunks. Their text goes through
+      // a small ring, so regions wrap around it and the biggest go to buffers of their own.
+      const ring = createByteRing(16 * 1024);
+      const [writer, reader] = [new RingWriter(ring), new RingReader(ring)];
+      let spilled = 0;
       for (let from = 0, size = 1; from < rows.length; from += size, size = (size * 7 + 3) % 700 || 1) {
         const slice = rows.slice(from, from + size);
-        byChunks.pushChunk(
-          encodeColumns(
-            slice,
-            columns,
-            Int32Array.from(slice, (row) => JSON.stringify(row).length),
-          ),
-        );
+        writer.begin();
+        const lengths = Int32Array.from(slice, (row) => JSON.stringify(row).length);
+        const chunk = encodeColumns(slice, columns, lengths, writer);
+        const region = writer.end();
+        if ('bytes' in region) spilled++;
+        reader.track(region);
+        byChunks.pushChunk(chunk, reader.bytes(region));
+        reader.done(region);
       }
+      expect(spilled).toBeGreaterThan(0);
       await byChunks.close();
       const [a, b] = await Promise.all([
         readFile(join(dir, 'lines.parquet')),

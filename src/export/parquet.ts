@@ -11,6 +11,7 @@ import {
   Utf8,
 } from 'apache-arrow';
 import * as parquet from 'parquet-wasm';
+import { BufferRegions } from '../util/byte-ring.js';
 import { writeFileAtomic, writeStreamAtomic } from '../util/fs.js';
 import { readLines } from '../util/read-lines.js';
 import {
@@ -83,22 +84,22 @@ class Utf8Column {
   private offsets = new Int32Array(BATCH_ROWS + 1);
   private count = 0;
 
-  /** Appends strings `from`..`to` of a part. */
-  append(part: TextPart, from: number, to: number): void {
+  /** Appends strings `from`..`to` of a part whose bytes are in `region` (a copy of them). */
+  append(part: TextPart, region: Uint8Array, from: number, to: number): void {
     if (from === to) return;
-    const bytes = runningSums(part.bytes);
-    const units = runningSums(part.units);
-    const size = (bytes[to] as number) - (bytes[from] as number);
+    const sums = runningSums(part.lengths);
+    const start = part.from + (sums[from] as number);
+    const size = (sums[to] as number) - (sums[from] as number);
     if (this.used + size > this.bytes.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, this.used + size));
       this.bytes.copy(grown, 0, 0, this.used);
       this.bytes = grown;
     }
     this.offsets = room(this.offsets, this.count + 1, to - from);
-    this.bytes.write(part.text.slice(units[from], units[to]), this.used, size, 'utf8');
-    const start = (bytes[from] as number) - this.used;
+    this.bytes.set(region.subarray(start, start + size), this.used);
+    const shift = this.used - (sums[from] as number);
     for (let i = from; i < to; i++, this.count++)
-      this.offsets[this.count + 1] = (bytes[i + 1] as number) - start;
+      this.offsets[this.count + 1] = (sums[i + 1] as number) + shift;
     this.used += size;
   }
 
@@ -126,7 +127,7 @@ function itemRange(counts: Int32Array, from: number, to: number) {
 
 /** One column of a batch under construction: appended to from chunks, taken as Arrow data, reset. */
 interface ColumnBuilder {
-  append(column: EncodedColumn, from: number, to: number): void;
+  append(column: EncodedColumn, region: Uint8Array, from: number, to: number): void;
   data(): Data;
   reset(): void;
 }
@@ -144,12 +145,12 @@ function columnBuilder(name: string): ColumnBuilder {
     const roles = new Utf8Column();
     const contents = new Utf8Column();
     return {
-      append(column, from, to) {
+      append(column, region, from, to) {
         const messages = encodedAs(column, 'messages');
         offsets.append(messages.counts, from, to);
         const [first, last] = itemRange(messages.counts, from, to);
-        roles.append(messages.roles, first, last);
-        contents.append(messages.contents, first, last);
+        roles.append(messages.roles, region, first, last);
+        contents.append(messages.contents, region, first, last);
       },
       data() {
         const roleData = roles.data();
@@ -172,10 +173,10 @@ function columnBuilder(name: string): ColumnBuilder {
     const offsets = new ListOffsets();
     const items = new Utf8Column();
     return {
-      append(column, from, to) {
+      append(column, region, from, to) {
         const list = encodedAs(column, 'list');
         offsets.append(list.counts, from, to);
-        items.append(list.items, ...itemRange(list.counts, from, to));
+        items.append(list.items, region, ...itemRange(list.counts, from, to));
       },
       data: () => offsets.data(items.data(), new Utf8()),
       reset() {
@@ -186,7 +187,7 @@ function columnBuilder(name: string): ColumnBuilder {
   }
   const values = new Utf8Column();
   return {
-    append: (column, from, to) => values.append(encodedAs(column, 'utf8').values, from, to),
+    append: (column, region, from, to) => values.append(encodedAs(column, 'utf8').values, region, from, to),
     data: () => values.data(),
     reset: () => values.reset(),
   };
@@ -208,10 +209,10 @@ class BatchBuilder {
     this.columns = names.map(columnBuilder);
   }
 
-  /** Appends rows `from`..`to` of a chunk encoded with these columns. */
-  append(chunk: ColumnChunk, from: number, to: number): void {
+  /** Appends rows `from`..`to` of a chunk encoded with these columns (its text in `region`). */
+  append(chunk: ColumnChunk, region: Uint8Array, from: number, to: number): void {
     this.columns.forEach((column, index) => {
-      column.append(chunk.columns[index] as EncodedColumn, from, to);
+      column.append(chunk.columns[index] as EncodedColumn, region, from, to);
     });
     this.rows += to - from;
   }
@@ -258,12 +259,14 @@ export function encodeParquet(
   columns?: readonly string[],
 ): Uint8Array {
   const names = columns ?? Object.keys(rows[0] ?? {});
-  const chunk = encodeColumns(rows, names, new Int32Array(rows.length));
+  const text = new BufferRegions();
+  const chunk = encodeColumns(rows, names, new Int32Array(rows.length), text);
+  const region = text.view();
   const batches: RecordBatch[] = [];
   for (let from = 0; from < Math.max(rows.length, 1); from += BATCH_ROWS) {
     // Each batch its own buffers: the table holds them all until it is encoded.
     const builder = new BatchBuilder(names);
-    builder.append(chunk, from, Math.min(from + BATCH_ROWS, rows.length));
+    builder.append(chunk, region, from, Math.min(from + BATCH_ROWS, rows.length));
     batches.push(builder.batch());
   }
   const ipc = tableToIPC(new Table((batches[0] as RecordBatch).schema, batches), 'stream');
@@ -321,26 +324,32 @@ export function openParquetWriter(parquetPath: string, columns: readonly string[
     builder.reset();
     bytes = 0;
   };
-  const pushChunk = (chunk: ColumnChunk): void => {
+  const pushChunk = (chunk: ColumnChunk, region: Uint8Array): void => {
     let from = 0;
     for (let row = 0; row < chunk.rows; row++) {
       bytes += chunk.jsonLengths[row] as number;
       if (builder.rows + (row + 1 - from) >= BATCH_ROWS || bytes >= BATCH_BYTES) {
-        builder.append(chunk, from, row + 1);
+        builder.append(chunk, region, from, row + 1);
         from = row + 1;
         flush();
       }
     }
-    if (from < chunk.rows) builder.append(chunk, from, chunk.rows);
+    if (from < chunk.rows) builder.append(chunk, region, from, chunk.rows);
   };
+  const text = new BufferRegions();
   return {
     /** Appends one row given as its JSON line (blank lines are skipped). */
     push(line: string): void {
       if (line.trim() === '') return;
       const row = JSON.parse(line) as Record<string, unknown>;
-      pushChunk(encodeColumns([row], columns, Int32Array.of(line.length)));
+      text.begin();
+      const chunk = encodeColumns([row], columns, Int32Array.of(line.length), text);
+      pushChunk(chunk, text.view());
     },
-    /** Appends the rows of a chunk encoded with this writer's columns (see `encodeColumns`). */
+    /**
+     * Appends the rows of a chunk encoded with this writer's columns (see `encodeColumns`), its
+     * text in `region` (copied before this returns).
+     */
     pushChunk,
     /** Encodes what is left, writes the file atomically and returns its size in bytes. */
     async close(): Promise<number> {

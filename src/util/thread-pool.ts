@@ -31,6 +31,8 @@ export interface ThreadPoolOptions {
   wrap?: { module: URL | string; exportName: string };
   /** Structured-cloneable data every job's handler receives. */
   data?: unknown;
+  /** Per worker (0, 1, …), the data its jobs' handler receives instead of `data` (e.g. a ring of its own). */
+  dataFor?: (worker: number) => unknown;
   /**
    * Old-generation heap limit per worker (MB): bounds the pool's memory when jobs are small but
    * leave garbage behind. A job that needs more fails its worker (the pool rejects it).
@@ -66,9 +68,10 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     { resolve: (value: unknown) => void; reject: (error: Error) => void; slot: Slot }
   >();
   let nextId = 0;
-  const start = (slot: Slot, compiled: string | null) => {
+  const start = (slot: Slot, index: number, compiled: string | null) => {
+    const data = options.dataFor === undefined ? options.data : options.dataFor(index);
     const worker = new Worker(entry, {
-      workerData: { code, compiled, data: options.data },
+      workerData: { code, compiled, data },
       ...(options.maxHeapMb === undefined
         ? {}
         : { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } }),
@@ -99,7 +102,9 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
   // The threads start once the code is compiled (or found compiled); jobs sent meanwhile wait.
   // A thread that cannot start (data that cannot be cloned to it) fails every job.
   const ready = compiledWorker(code).then((compiled) => {
-    for (const slot of slots) start(slot, compiled);
+    slots.forEach((slot, index) => {
+      start(slot, index, compiled);
+    });
   });
   ready.catch(() => {});
   const send = (slot: Slot, message: unknown) => {
