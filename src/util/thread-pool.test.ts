@@ -35,6 +35,33 @@ describe.each(['compiled', 'sources'])('createThreadPool (%s)', (mode) => {
     }
   }, 30_000);
 
+  it('keeps `ahead` jobs per worker in flight, no more', async () => {
+    for (const ahead of [undefined, 5]) {
+      const pool = createThreadPool({
+        size: 2,
+        module: job,
+        exportName: 'poolJob',
+        data: { prefix: '' },
+        ahead,
+      });
+      try {
+        let pulled = 0;
+        async function* counted() {
+          for (let i = 0; i < 30; i++) {
+            pulled++;
+            yield i;
+          }
+        }
+        const seen: number[] = [];
+        for await (const { item } of pool.map(counted(), (value) => ({ value }))) seen.push(pulled - item);
+        // When each result is yielded, the items pulled beyond it are the ones in flight.
+        expect(Math.max(...seen)).toBe(2 * (ahead ?? 3));
+      } finally {
+        await pool.close();
+      }
+    }
+  }, 30_000);
+
   it("rejects with the handler's error, named as a worker-thread failure", async () => {
     const pool = createThreadPool({ size: 1, module: job, exportName: 'poolJob', data: { prefix: '' } });
     try {

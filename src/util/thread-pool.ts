@@ -31,6 +31,11 @@ export interface ThreadPoolOptions {
   wrap?: { module: URL | string; exportName: string };
   /** Structured-cloneable data every job's handler receives. */
   data?: unknown;
+  /**
+   * Jobs `map` keeps in flight per worker: enough that no worker waits while the caller is busy
+   * with a result (its own work between results sets how many). @default 3
+   */
+  ahead?: number;
   /** Per worker (0, 1, …), the data its jobs' handler receives instead of `data` (e.g. a ring of its own). */
   dataFor?: (worker: number) => unknown;
   /**
@@ -141,7 +146,7 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     },
     async *map<T, R>(items: AsyncIterable<T>, toMessage: (item: T) => unknown) {
       // Enough jobs in flight to keep every worker busy while the caller consumes results in order.
-      const window = 3 * slots.length;
+      const window = (options.ahead ?? 3) * slots.length;
       const queue: Array<{ item: T; result: Promise<R> }> = [];
       const settle = (result: Promise<R>) => {
         result.catch(() => {}); // rejections surface when the result is awaited in order
