@@ -42,7 +42,7 @@ describe.each(['compiled', 'sources'])('createThreadPool (%s)', (mode) => {
         module: job,
         exportName: 'poolJob',
         data: { prefix: '' },
-        ahead,
+        ...(ahead === undefined ? {} : { ahead }),
       });
       try {
         let pulled = 0;
