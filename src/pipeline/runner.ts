@@ -6,6 +6,7 @@ import { BudgetExceededError, EmptyResultError, StageError } from '../errors/ind
 import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
+import { collectGarbage } from '../util/gc.js';
 import { hashValue, stableStringify } from '../util/hash.js';
 import { createRng } from '../util/rng.js';
 import { acquireRunLock } from './lock.js';
@@ -197,6 +198,8 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
       continue;
     }
     await clearMarker(runDir, name);
+    // The stage starts on a collected heap, not on the previous stage's garbage.
+    collectGarbage();
     const fresh = await resetJournalIfStale(runDir, name, fingerprint);
     // Outputs of another configuration (or of an earlier run of a whole-corpus stage) go before
     // the stage runs, so the directory holds exactly what this configuration produces.
