@@ -31,7 +31,7 @@ export type EncodedColumn =
  * Consecutive rows as encoded columns, in the writer's column order: small arrays and positions
  * of text in a region of bytes (see `TextPart`), so the thread writing the Parquet file neither
  * parses JSON nor encodes strings. `jsonLengths` (each row's JSON line length in UTF-16 units) drive the
- * streaming writer's row-group size rule.
+ * streaming writer's batch size rule.
  */
 export interface ColumnChunk {
   rows: number;

@@ -1,11 +1,13 @@
-import { parquetReadObjects } from 'hyparquet';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { encodeParquet } from './parquet.js';
 
-const read = (bytes: Uint8Array) =>
-  parquetReadObjects({
-    file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
-  });
+const buffer = (bytes: Uint8Array) =>
+  bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+const read = (bytes: Uint8Array) => parquetReadObjects({ file: buffer(bytes) });
+/** Rows per row group, as the file's footer says. */
+const rowGroups = (bytes: Uint8Array) =>
+  parquetMetadata(buffer(bytes)).row_groups.map((group) => Number(group.num_rows));
 
 describe('encodeParquet', () => {
   it('round-trips nested messages, string lists and non-ASCII text across row groups', async () => {
@@ -22,7 +24,9 @@ describe('encodeParquet', () => {
       choices: ['(a) 一', '(b) "two", three'],
       memory_snapshot: i === 7 ? '{"a":[1,2]}' : '',
     }));
-    expect(await read(encodeParquet(rows))).toEqual(rows);
+    const bytes = encodeParquet(rows);
+    expect(await read(bytes)).toEqual(rows);
+    expect(rowGroups(bytes)).toEqual([4096, 904]);
   });
 
   it('writes an empty table with the declared columns', async () => {
@@ -106,6 +110,8 @@ describe('openParquetWriter with column chunks', () => {
         readFile(join(dir, 'chunks.parquet')),
       ]);
       expect(b.equals(a)).toBe(true);
+      // One row group per 4,096 rows: the writer never holds more than that.
+      expect(rowGroups(new Uint8Array(b))).toEqual([4096, 4096, 808]);
       const read0 = (await read(new Uint8Array(b))) as Array<{ messages: Array<{ content: string }> }>;
       expect(read0).toHaveLength(9000);
       expect(read0[0]?.messages[0]?.content).toBe('tail \ufffd');

@@ -243,8 +243,13 @@ function schemaOf(names: readonly string[]) {
   return { schema: new Schema(fields), struct: new Struct(fields) };
 }
 
+// The streaming writer closes a row group only at this many rows (its default is 1M rows: a
+// whole split held in WebAssembly memory, which never shrinks, until the file closes).
 const writerProperties = () =>
-  new parquet.WriterPropertiesBuilder().setCompression(parquet.Compression.SNAPPY).build();
+  new parquet.WriterPropertiesBuilder()
+    .setCompression(parquet.Compression.SNAPPY)
+    .setMaxRowGroupSize(BATCH_ROWS)
+    .build();
 
 /**
  * Encodes rows as a Parquet file: apache-arrow record batches (built straight from UTF-8
@@ -289,9 +294,10 @@ const BATCH_BYTES = 32 * 1024 * 1024;
 
 /**
  * A Parquet file written from rows pushed as they come (JSON lines, or column chunks encoded on
- * another thread), batch by batch (≤ 4,096 rows or ≈ 32 MB of JSON per row group) through
- * parquet-wasm's streaming writer: memory stays bounded by one batch whatever the file size,
- * and the encoding runs while the caller produces the next rows. The same rows give the same
+ * another thread), batch by batch (≤ 4,096 rows or ≈ 32 MB of JSON per batch) through
+ * parquet-wasm's streaming writer, which closes a row group every 4,096 rows: memory stays
+ * bounded by one row group whatever the file size, and the encoding runs while the caller
+ * produces the next rows. The same rows give the same
  * bytes whichever way they are pushed, and however chunks cut them.
  *
  * @example const out = openParquetWriter('export/sft/train.parquet', SFT_COLUMNS); out.push(line); await out.close();
