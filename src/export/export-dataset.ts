@@ -131,6 +131,12 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
       : null;
   // The images the kept users show are copied while pass 2 renders rows (file copies, no CPU here).
   let images: Promise<ExportSummary['images']> | null = null;
+  // The files being written: given up (their temporary files removed) if the export fails.
+  const open: Array<{ abort(): Promise<void> }> = [];
+  const opened = <T extends { abort(): Promise<void> }>(writer: T): T => {
+    open.push(writer);
+    return writer;
+  };
 
   try {
     // Pass 1: every candidate named, the evaluation sets written, the mix's choice made.
@@ -149,24 +155,24 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
     // Pass 2: write the kept rows in user order (users that failed a schema in pass 1 are skipped).
     const writers = {
       sft: {
-        train: await openJsonlWriter(join(outDir, 'sft', 'train.jsonl')),
-        test: await openJsonlWriter(join(outDir, 'sft', 'test.jsonl')),
+        train: opened(await openJsonlWriter(join(outDir, 'sft', 'train.jsonl'))),
+        test: opened(await openJsonlWriter(join(outDir, 'sft', 'test.jsonl'))),
       },
       rl: {
-        train: await openJsonlWriter(join(outDir, 'rl', 'train.jsonl')),
-        test: await openJsonlWriter(join(outDir, 'rl', 'test.jsonl')),
+        train: opened(await openJsonlWriter(join(outDir, 'rl', 'train.jsonl'))),
+        test: opened(await openJsonlWriter(join(outDir, 'rl', 'test.jsonl'))),
       },
     };
     // Parquet is encoded on this thread while the workers render the next users' rows.
     const parquetWriters = config.parquet
       ? {
           sft: {
-            train: openParquetWriter(join(outDir, 'sft', 'train.parquet'), SFT_COLUMNS),
-            test: openParquetWriter(join(outDir, 'sft', 'test.parquet'), SFT_COLUMNS),
+            train: opened(openParquetWriter(join(outDir, 'sft', 'train.parquet'), SFT_COLUMNS)),
+            test: opened(openParquetWriter(join(outDir, 'sft', 'test.parquet'), SFT_COLUMNS)),
           },
           rl: {
-            train: openParquetWriter(join(outDir, 'rl', 'train.parquet'), RL_COLUMNS),
-            test: openParquetWriter(join(outDir, 'rl', 'test.parquet'), RL_COLUMNS),
+            train: opened(openParquetWriter(join(outDir, 'rl', 'train.parquet'), RL_COLUMNS)),
+            test: opened(openParquetWriter(join(outDir, 'rl', 'test.parquet'), RL_COLUMNS)),
           },
         }
       : null;
@@ -238,6 +244,9 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
       ),
     );
     if (images !== null) summary.images = await images;
+  } catch (error) {
+    await Promise.all(open.map((writer) => writer.abort()));
+    throw error;
   } finally {
     await pool?.close();
     await images?.catch(() => {});

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { describeWriteError, tempPathFor } from '../util/fs.js';
@@ -64,6 +64,12 @@ export async function openJsonlWriter(path: string) {
     async writeBytes(lines: Uint8Array, rows: number, written?: () => void): Promise<void> {
       count += rows;
       await put(lines, written);
+    },
+    /** Gives up the file: the stream is closed unwritten and its temporary file removed. */
+    async abort(): Promise<void> {
+      stream.destroy();
+      await finished(stream).catch(() => {});
+      await rm(tmp, { force: true });
     },
     async close(): Promise<number> {
       await failed();

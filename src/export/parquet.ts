@@ -357,6 +357,15 @@ export function openParquetWriter(parquetPath: string, columns: readonly string[
      * text in `region` (copied before this returns).
      */
     pushChunk,
+    /** Gives up the file: nothing is written, the temporary file is removed. */
+    async abort(): Promise<void> {
+      try {
+        controller.error(new Error('Parquet writer aborted'));
+      } catch {
+        // the stream has already ended
+      }
+      await output.catch(() => {});
+    },
     /** Encodes what is left, writes the file atomically and returns its size in bytes. */
     async close(): Promise<number> {
       // A file without rows still holds one empty row group: its schema.

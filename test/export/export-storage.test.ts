@@ -1,4 +1,4 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +105,10 @@ describe('the same bytes however the run is stored and however many threads expo
       await expect(failed).rejects.toThrow(/memory[/\\]memory\.jsonl/);
       await expect(failed).rejects.toThrow(new RegExp(`user ${user}: `));
       await expect(failed).rejects.toThrow(reason);
+      // Every file it had begun is given up: no temporary file is left, none still being written.
+      const left = await readdir(join(packedRun, 'export'), { recursive: true });
+      expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      expect(left.filter((name) => /^(sft|rl)[/\\]/.test(name))).toEqual([]);
     },
     60_000,
   );
