@@ -109,7 +109,7 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
   const rings = Array.from({ length: threads }, () => createByteRing(RING_BYTES));
   const readers = rings.map((ring) => new RingReader(ring));
   const pool =
-    threads > 1
+    threads > 0
       ? createThreadPool({
           size: threads,
           module: new URL('./export-user.ts', import.meta.url),

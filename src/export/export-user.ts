@@ -3,7 +3,7 @@ import type { ExportConfig } from '../schemas/export-config.js';
 import type { UserMemory } from '../schemas/memory.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import type { UserPlan } from '../schemas/plan.js';
-import { BufferRegions, type RegionRef, type RegionWriter, RingWriter } from '../util/byte-ring.js';
+import { type RegionRef, type RegionWriter, RingWriter } from '../util/byte-ring.js';
 import { sha256 } from '../util/hash.js';
 import { type ColumnChunk, encodeColumns } from './column-chunk.js';
 import type { EvalSource } from './eval/common.js';
@@ -291,7 +291,7 @@ export interface ExportJobData {
   seed: number;
   trusted: boolean;
   /** This worker's ring (see byte-ring.ts): the rendered rows' bytes go there, not into messages. */
-  ring?: { id: number; buffer: SharedArrayBuffer };
+  ring: { id: number; buffer: SharedArrayBuffer };
 }
 
 /** The ring writer of this worker thread, made at its first rows job. */
@@ -303,8 +303,6 @@ export function exportUserJob(job: ExportJob, data: ExportJobData): UserScan | U
   const config = data.config as ExportConfig;
   const lines = loadExportLines(data.runDir, job.spans);
   if (job.kind === 'scan') return scanUser(lines, config, data.seed, data.trusted);
-  if (data.ring === undefined)
-    return renderKeptRows(lines, config, data.seed, new Set(job.keep), new BufferRegions());
   ringWriter ??= new RingWriter(data.ring.buffer);
   return { ...renderKeptRows(lines, config, data.seed, new Set(job.keep), ringWriter), ring: data.ring.id };
 }

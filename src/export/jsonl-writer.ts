@@ -31,7 +31,7 @@ export async function openJsonlWriter(path: string) {
   };
   const put = async (chunk: string | Uint8Array, written?: () => void) => {
     await failed();
-    if (!(written === undefined ? stream.write(chunk) : stream.write(chunk, () => written())))
+    if (!stream.write(chunk, written))
       await new Promise<void>((resolve) => {
         const done = () => {
           stream.off('drain', done);

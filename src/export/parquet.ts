@@ -79,8 +79,7 @@ class ListOffsets {
 
 /** A UTF-8 column, appended to from text parts; reused batch after batch like `ListOffsets`. */
 class Utf8Column {
-  private bytes = Buffer.allocUnsafeSlow(1 << 16);
-  private used = 0;
+  private readonly bytes = new BufferRegions();
   private offsets = new Int32Array(BATCH_ROWS + 1);
   private count = 0;
 
@@ -89,18 +88,11 @@ class Utf8Column {
     if (from === to) return;
     const sums = runningSums(part.lengths);
     const start = part.from + (sums[from] as number);
-    const size = (sums[to] as number) - (sums[from] as number);
-    if (this.used + size > this.bytes.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, this.used + size));
-      this.bytes.copy(grown, 0, 0, this.used);
-      this.bytes = grown;
-    }
+    const shift = this.bytes.length - (sums[from] as number);
+    this.bytes.append(region.subarray(start, part.from + (sums[to] as number)));
     this.offsets = room(this.offsets, this.count + 1, to - from);
-    this.bytes.set(region.subarray(start, start + size), this.used);
-    const shift = this.used - (sums[from] as number);
     for (let i = from; i < to; i++, this.count++)
       this.offsets[this.count + 1] = (sums[i + 1] as number) + shift;
-    this.used += size;
   }
 
   data(): Data<Utf8> {
@@ -109,13 +101,13 @@ class Utf8Column {
       length: this.count,
       nullCount: 0,
       valueOffsets: this.offsets.subarray(0, this.count + 1),
-      data: new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.used),
+      data: this.bytes.view(),
     });
   }
 
   reset(): void {
     this.count = 0;
-    this.used = 0;
+    this.bytes.begin();
   }
 }
 

@@ -69,8 +69,7 @@ export class BufferRegions implements RegionWriter {
 
   writeLine(text: string): void {
     this.write(text);
-    this.room(1);
-    this.bytes[this.used++] = 0x0a;
+    this.write('\n');
   }
 
   /** Appends bytes as they are. */
@@ -80,7 +79,7 @@ export class BufferRegions implements RegionWriter {
     this.used += bytes.length;
   }
 
-  /** The region's bytes so far, in place (valid until the next write or region). */
+  /** The region's bytes so far, in place (valid until the next write or region; `begin` starts over). */
   view(): Uint8Array {
     return this.bytes.subarray(0, this.used);
   }
@@ -151,10 +150,7 @@ export class RingWriter implements RegionWriter {
 
   writeLine(text: string): void {
     this.write(text);
-    if (this.spill === null) this.room(1);
-    if (this.spill !== null) this.spill.writeLine('');
-    else this.data[this.at() + this.used] = 0x0a;
-    this.used++;
+    this.write('\n');
   }
 
   end(): RegionRef {
