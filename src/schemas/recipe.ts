@@ -24,6 +24,12 @@ export const RecipeModel = z
     /** `--use_hf true`: resolve `id` on Hugging Face instead of ModelScope (ms-swift's default hub). */
     useHf: z.boolean().default(true),
     attnImpl: z.string().min(1).optional(),
+    /**
+     * The tokenizer the preflight counts tokens with (`loadModelTokenizer`): a local model folder
+     * holding tokenizer.json, or a named one (`qwen3`, `qwen2_5_vl`). Default: `id` when it is a
+     * local folder with a tokenizer.json, else the named tokenizer of `modelType`.
+     */
+    tokenizer: z.string().min(1).optional(),
   })
   .strict();
 
@@ -68,7 +74,12 @@ export const RecipeTuner = z
       .prefault({}),
     /** In `train chain`, merge the SFT adapters (`swift export --merge_lora true`) before RL. */
     mergeBeforeRl: z.boolean().default(false),
+    /**
+     * `--freeze_vit` / `--freeze_aligner`: keep the vision tower / the vision-language merger
+     * frozen. ms-swift defaults both to true (tuner_args.py), even for `type: full`.
+     */
     freezeVit: z.boolean().optional(),
+    freezeAligner: z.boolean().optional(),
   })
   .strict();
 
@@ -177,7 +188,22 @@ export const RecipeGrpo = z
     advantageEstimator: z.enum(['grpo', 'rloo', 'reinforce_plus_plus']).optional(),
     dynamicSample: z.boolean().optional(),
     maxResampleTimes: z.number().int().min(0).optional(),
+    /** DAPO overlong filtering: truncated completions get no loss (`--overlong_filter`). */
     overlongFilter: z.boolean().optional(),
+    /**
+     * DAPO soft overlong punishment: ms-swift's `soft_overlong` reward function, added to the
+     * reward functions with `weight`. A completion longer than `maxLength - cacheLength` tokens
+     * scores -(length - (maxLength - cacheLength)) / cacheLength (0 when shorter), down to -1 at
+     * `maxLength` (default: `maxCompletionLength`).
+     */
+    softOverlong: z
+      .object({
+        cacheLength: z.number().int().positive(),
+        maxLength: z.number().int().positive().optional(),
+        weight: z.number().default(1),
+      })
+      .strict()
+      .optional(),
     maxCompletionLength: z.number().int().positive().default(512),
     temperature: z.number().min(0).optional(),
     topP: z.number().gt(0).max(1).optional(),
@@ -252,6 +278,17 @@ export const Recipe = z
         path: ['stage'],
         message: 'grpo/environment sections need stage: grpo',
       });
+    }
+    const soft = r.grpo?.softOverlong;
+    if (soft !== undefined && r.grpo !== undefined) {
+      const max = soft.maxLength ?? r.grpo.maxCompletionLength;
+      if (soft.cacheLength >= max) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['grpo', 'softOverlong', 'cacheLength'],
+          message: `cacheLength (${soft.cacheLength}) must be below the soft maximum length (${max}); ms-swift asserts soft_cache_length < soft_max_length`,
+        });
+      }
     }
     const h = r.hyperparameters;
     if (h.maxSteps === undefined && h.numTrainEpochs === undefined) {

@@ -113,6 +113,7 @@ function modelFlags(recipe: Recipe, options: BuildTrainCommandOptions): Flag[] {
     ['lora_dropout', lora?.dropout],
     ['target_modules', lora?.targetModules],
     ['freeze_vit', recipe.tuner.freezeVit],
+    ['freeze_aligner', recipe.tuner.freezeAligner],
   ];
 }
 
@@ -156,7 +157,8 @@ function grpoFlags(recipe: Recipe, pluginPath: string): Flag[] {
   const g = recipe.grpo;
   const v = recipe.distributed.vllm;
   const server = v.enabled && v.mode === 'server';
-  const rewards = recipe.rewards?.functions ?? [];
+  const { names: rewardFuncs, weights: rewardWeights } = rewardFunctions(recipe);
+  const soft = g?.softOverlong;
   const envr = recipe.environment;
   return [
     ['num_generations', g?.numGenerations ?? 8],
@@ -191,14 +193,32 @@ function grpoFlags(recipe: Recipe, pluginPath: string): Flag[] {
     ['vllm_server_port', server && v.serverPorts.length > 0 ? v.serverPorts : undefined],
     ['vllm_server_pass_dataset', server && envr !== undefined ? true : undefined],
     ['external_plugins', [pluginPath]],
-    ['reward_funcs', rewards.map((r) => REWARD_ORM_NAMES[r.name] ?? `pf_${r.name}`)],
-    ['reward_weights', rewards.some((r) => r.weight !== 1) ? rewards.map((r) => r.weight) : undefined],
+    ['reward_funcs', rewardFuncs],
+    ['reward_weights', rewardWeights.some((w) => w !== 1) ? rewardWeights : undefined],
+    ['soft_max_length', soft?.maxLength],
+    ['soft_cache_length', soft?.cacheLength],
     // In server mode the scheduler runs inside `swift rollout`; the trainer learns of it from the server.
     ['multi_turn_scheduler', envr !== undefined && !server ? envr.scheduler : undefined],
     ['max_turns', envr !== undefined && !server ? maxTurns(recipe) : undefined],
     ['log_completions', g?.logCompletions],
     ['log_entropy', g?.logEntropy],
   ];
+}
+
+/**
+ * The `--reward_funcs` names and their weights: the reward server's functions through the
+ * plugin's ORMs, then ms-swift's built-in `soft_overlong` when `grpo.softOverlong` is set.
+ */
+export function rewardFunctions(recipe: Recipe): { names: string[]; weights: number[] } {
+  const rewards = recipe.rewards?.functions ?? [];
+  const names = rewards.map((r) => REWARD_ORM_NAMES[r.name] ?? `pf_${r.name}`);
+  const weights = rewards.map((r) => r.weight);
+  const soft = recipe.grpo?.softOverlong;
+  if (soft !== undefined) {
+    names.push('soft_overlong');
+    weights.push(soft.weight);
+  }
+  return { names, weights };
 }
 
 /** Model turns per trajectory: `environment.maxTurns`, else maxRetrievals + 1 (SPEC.md §1: ≤ 3 retrievals). */

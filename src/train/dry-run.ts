@@ -3,6 +3,7 @@ import { formatCommandLine } from './command.js';
 import type { NodePlan } from './multinode.js';
 import { formatPreflight, type PreflightReport } from './preflight.js';
 import { shellLine, shellQuote } from './shell.js';
+import { summarizeTraining } from './training-summary.js';
 
 /**
  * The `--dry-run` text: a header, then per node the exact environment (`export K=V` lines, the
@@ -20,6 +21,12 @@ export function formatDryRun(recipe: Recipe, plans: NodePlan[], report: Prefligh
   const lines = [
     `# persona-forge train ${recipe.name}: ${sub}, ms-swift ${recipe.swiftVersion}.x, ${d.nodes} node(s) × ${d.gpusPerNode} GPUs`,
   ];
+  const summary = summarizeTraining(recipe);
+  lines.push(`# template: ${summary.template}`, `# trains: ${summary.trains}`);
+  if (summary.overlong !== undefined) lines.push(`# overlong: ${summary.overlong}`);
+  lines.push(
+    `# rows over max_length ${recipe.hyperparameters.maxLength} (truncation_strategy ${summary.truncation.strategy}): ${summary.truncation.effect}`,
+  );
   if (first !== undefined) {
     const b = first.batch;
     lines.push(

@@ -39,7 +39,7 @@ export function writeJsonlFile(file: string, rows: unknown[]): void {
   writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }
 
-/** A persona-forge-like export dir with sft and rl splits. */
+/** A persona-forge-like export dir with sft and rl splits (train and test, as `export` writes them). */
 export function writeExport(dir: string, rlRow: Record<string, unknown> = {}): string {
   const exportDir = path.join(dir, 'export');
   const messages = [
@@ -53,6 +53,9 @@ export function writeExport(dir: string, rlRow: Record<string, unknown> = {}): s
   writeJsonlFile(path.join(exportDir, 'rl/train.jsonl'), [
     { messages: messages.slice(0, 1), solution: '(b)', task: 'mc', ...rlRow },
     { messages: messages.slice(0, 1), solution: '(a)', task: 'mc', ...rlRow },
+  ]);
+  writeJsonlFile(path.join(exportDir, 'rl/test.jsonl'), [
+    { messages: messages.slice(0, 1), solution: '(c)', task: 'mc', ...rlRow },
   ]);
   return exportDir;
 }
