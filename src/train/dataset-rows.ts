@@ -45,7 +45,7 @@ export interface ScanOptions {
   maxProblems?: number;
 }
 
-interface Row {
+export interface Row {
   messages?: unknown;
   images?: unknown;
   [column: string]: unknown;
@@ -151,6 +151,32 @@ export async function scanDataset(file: string, options: ScanOptions): Promise<D
     }
   };
 
+  await forEachRow(file, visit, problem);
+  for (const [reason, entry] of byReason) {
+    const more = entry.count > entry.rows.length ? ', …' : '';
+    scan.problems.push(
+      `${file} ${entry.rows.join(', ')}${more}: ${reason}${entry.count > 1 ? ` (${entry.count} rows)` : ''}`,
+    );
+  }
+  if (unlisted > 0) scan.problems.push(`${file}: ${unlisted} more problem(s) of other kinds`);
+  scan.columns = [...(common ?? [])].sort();
+  scan.images.distinct = checked.size;
+  return scan;
+}
+
+/**
+ * Calls `visit` for every JSON-object row of a jsonl or parquet training file, in order, with
+ * where it is (`line N` for jsonl, `row N` for parquet); lines that are not JSON objects go to
+ * `bad`. jsonl is streamed line by line, parquet one row group at a time.
+ *
+ * @example
+ * await forEachRow('export/rl/train.jsonl', (row) => { n++; }, (where, why) => console.warn(where, why));
+ */
+export async function forEachRow(
+  file: string,
+  visit: (row: Row, where: string) => void | Promise<void>,
+  bad: (where: string, reason: string) => void,
+): Promise<void> {
   if (!existsSync(file)) throw new Error(`dataset not found: ${file}`);
   if (/\.jsonl$/i.test(file)) {
     const stream = createReadStream(file, { encoding: 'utf8' });
@@ -164,11 +190,11 @@ export async function scanDataset(file: string, options: ScanOptions): Promise<D
         try {
           row = JSON.parse(line);
         } catch {
-          problem(`line ${lineNo}`, 'is not valid JSON');
+          bad(`line ${lineNo}`, 'is not valid JSON');
           continue;
         }
         if (row === null || typeof row !== 'object' || Array.isArray(row)) {
-          problem(`line ${lineNo}`, 'is not a JSON object');
+          bad(`line ${lineNo}`, 'is not a JSON object');
           continue;
         }
         await visit(row as Row, `line ${lineNo}`);
@@ -195,16 +221,6 @@ export async function scanDataset(file: string, options: ScanOptions): Promise<D
   } else {
     throw new Error(`cannot inspect ${file}: only .jsonl and .parquet are checked`);
   }
-  for (const [reason, entry] of byReason) {
-    const more = entry.count > entry.rows.length ? ', …' : '';
-    scan.problems.push(
-      `${file} ${entry.rows.join(', ')}${more}: ${reason}${entry.count > 1 ? ` (${entry.count} rows)` : ''}`,
-    );
-  }
-  if (unlisted > 0) scan.problems.push(`${file}: ${unlisted} more problem(s) of other kinds`);
-  scan.columns = [...(common ?? [])].sort();
-  scan.images.distinct = checked.size;
-  return scan;
 }
 
 /** Arrow values (vectors, struct rows) as plain JSON values. */

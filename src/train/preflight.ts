@@ -12,10 +12,11 @@ import {
 } from './command.js';
 import { scanDataset } from './dataset-rows.js';
 import { collectProcess, execaRunProcess, type RunProcess } from './process.js';
+import { checkTokenLengths } from './token-lengths.js';
 
 /** One preflight result line. `warn` never fails the preflight. */
 export interface PreflightCheck {
-  name: 'command' | 'swift' | 'dataset' | 'reward-server' | 'gpus' | 'disk';
+  name: 'command' | 'swift' | 'dataset' | 'tokens' | 'reward-server' | 'gpus' | 'disk';
   status: 'pass' | 'fail' | 'warn';
   message: string;
 }
@@ -308,6 +309,8 @@ async function checkDisk(recipe: Recipe, outputDir: string): Promise<PreflightCh
  * arithmetic), `swift` is on PATH with the recipe's major version, every row of every local
  * dataset carries the needed columns (the recipe's plus those the reward functions declare), has
  * no empty message, as many `<image>` tags as images, and images that open where ms-swift looks,
+ * the token lengths of every row with the model's own tokenizer (rows over `max_length`, GRPO
+ * answers over `max_completion_length`, timestamp-typed columns a validation split cannot save),
  * the reward server answers `/health` and serves every requested function, the GPU layout fits,
  * and the output file system has room. Never throws for a failed check; see {@link assertPreflight}.
  *
@@ -336,10 +339,12 @@ export async function runPreflight(recipe: Recipe, options: PreflightOptions = {
     recipe.stage === 'grpo' ? await checkRewards(recipe, env, options.fetch ?? fetch) : undefined;
   if (rewards !== undefined) checks.push(rewards.check);
   if (command !== undefined) {
-    if (options.skipDatasets !== true)
+    if (options.skipDatasets !== true) {
       checks.push(
         ...(await checkDatasets(recipe, command, rewards?.columns ?? [], options.cwd ?? process.cwd())),
       );
+      checks.push(...(await checkTokenLengths(recipe, command, options.cwd ?? process.cwd())));
+    }
     checks.push(await checkGpus(command, env, run));
     checks.push(await checkDisk(recipe, command.outputDir));
   }

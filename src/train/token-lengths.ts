@@ -1,0 +1,233 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Recipe } from '../schemas/recipe.js';
+import { loadModelTokenizer, type ModelTokenizer } from '../util/model-tokenizer.js';
+import { TimestampColumnTracker } from './arrow-timestamps.js';
+import type { TrainCommand } from './command.js';
+import { forEachRow, type Row } from './dataset-rows.js';
+import type { PreflightCheck } from './preflight.js';
+import { isMultimodal, truncationEffect, truncationStrategy } from './training-summary.js';
+
+/** Qwen2-VL's patch merge: one image token per 28 × 28 pixels (`smart_resize`, factor 28). */
+const PIXELS_PER_IMAGE_TOKEN = 28 * 28;
+
+/** Token lengths of one dataset file as the trained model's tokenizer counts them. */
+export interface TokenLengths {
+  file: string;
+  tokenizer: string;
+  rows: number;
+  /** Rows whose chat-templated text (+ image tokens) exceeds `max_length`. */
+  overMaxLength: number;
+  longest: number;
+  /** GRPO: rows whose `solution` alone exceeds `max_completion_length`. */
+  answersOverBudget: number;
+  longestAnswer: number;
+  /** Image tokens counted per `<image>` (the max_pixels bound), or undefined when not bounded. */
+  imageTokens: number | undefined;
+  /** Columns `datasets` will type as timestamps (every value parses as Arrow ISO-8601). */
+  timestampColumns: string[];
+}
+
+/**
+ * The tokenizer spec for a recipe: `model.tokenizer`, else `model.id` when it is a local folder
+ * holding tokenizer.json, else `model.modelType` (a named tokenizer such as `qwen3`).
+ */
+export function tokenizerSpec(recipe: Recipe, cwd: string): string | undefined {
+  if (recipe.model.tokenizer !== undefined) return recipe.model.tokenizer;
+  const local = path.resolve(cwd, recipe.model.id);
+  if (existsSync(path.join(local, 'tokenizer.json'))) return local;
+  return recipe.model.modelType;
+}
+
+function text(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content
+      .map((part) =>
+        typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '',
+      )
+      .join('');
+  return '';
+}
+
+/**
+ * One row rendered in the Qwen chat layout ms-swift's qwen templates use
+ * (`<|im_start|>role\ncontent<|im_end|>\n` per message; GRPO prompts end with the generation
+ * prompt `<|im_start|>assistant\n`), and its `<image>` count.
+ */
+function render(row: Row, generationPrompt: boolean): { text: string; images: number } {
+  const messages = Array.isArray(row.messages)
+    ? (row.messages as Array<{ role?: unknown; content?: unknown }>)
+    : [];
+  let out = '';
+  let images = 0;
+  for (const m of messages) {
+    const content = text(m.content);
+    images += content.split('<image>').length - 1;
+    out += `<|im_start|>${String(m.role ?? '')}\n${content}<|im_end|>\n`;
+  }
+  if (generationPrompt) out += '<|im_start|>assistant\n';
+  return { text: out, images };
+}
+
+/**
+ * Counts every row of a dataset file with the model's tokenizer: rows over `max_length` (the
+ * chat-templated text plus, for a multimodal model, `max_pixels / 784` tokens per image: an upper
+ * bound), and for GRPO the `solution` answers longer than `max_completion_length`. A row whose
+ * UTF-8 size is within the limit is not tokenized (a byte-level BPE token is at least one byte).
+ *
+ * @example
+ * const t = await measureTokenLengths(recipe, 'export/rl/train.jsonl', await loadModelTokenizer('qwen3'));
+ * t.overMaxLength; // 0
+ */
+export async function measureTokenLengths(
+  recipe: Recipe,
+  file: string,
+  tokenizer: ModelTokenizer,
+): Promise<TokenLengths> {
+  const grpo = recipe.stage === 'grpo';
+  const maxLength = recipe.hyperparameters.maxLength;
+  const budget = recipe.grpo?.maxCompletionLength ?? 512;
+  const maxPixels = recipe.data.maxPixels;
+  const imageTokens =
+    isMultimodal(recipe) && maxPixels !== undefined
+      ? Math.floor(maxPixels / PIXELS_PER_IMAGE_TOKEN) + 2
+      : undefined;
+  const times = new TimestampColumnTracker();
+  const out: TokenLengths = {
+    file,
+    tokenizer: tokenizer.name,
+    rows: 0,
+    overMaxLength: 0,
+    longest: 0,
+    answersOverBudget: 0,
+    longestAnswer: 0,
+    imageTokens,
+    timestampColumns: [],
+  };
+  const limited = (s: string, extra: number, limit: number): number => {
+    const bytes = Buffer.byteLength(s, 'utf8') + extra;
+    return bytes <= limit ? -1 : tokenizer.count(s) + extra;
+  };
+  await forEachRow(
+    file,
+    (row) => {
+      out.rows++;
+      times.add(row);
+      const { text: rendered, images } = render(row, grpo);
+      const extra = images * (imageTokens ?? 0);
+      const tokens = limited(rendered, extra, maxLength);
+      if (tokens > maxLength) out.overMaxLength++;
+      out.longest = Math.max(out.longest, tokens);
+      if (grpo && typeof row.solution === 'string') {
+        const answer = limited(row.solution, 0, budget);
+        if (answer > budget) out.answersOverBudget++;
+        out.longestAnswer = Math.max(out.longestAnswer, answer);
+      }
+    },
+    () => {
+      // malformed lines are the dataset check's to report
+    },
+  );
+  out.timestampColumns = times.columns();
+  return out;
+}
+
+function overLengthCheck(recipe: Recipe, t: TokenLengths): PreflightCheck {
+  const max = recipe.hyperparameters.maxLength;
+  const images =
+    t.imageTokens === undefined ? '' : `, images at their max_pixels bound of ${t.imageTokens} tokens`;
+  const head = `${t.file}: ${t.overMaxLength} of ${t.rows} rows over max_length ${max} (${t.tokenizer}${images})`;
+  if (t.overMaxLength === 0) return { name: 'tokens', status: 'pass', message: head };
+  return {
+    name: 'tokens',
+    status: 'warn',
+    message: `${head}; longest ${t.longest} tokens; truncation_strategy ${truncationStrategy(recipe)}: ${truncationEffect(recipe)}`,
+  };
+}
+
+function answerCheck(recipe: Recipe, t: TokenLengths): PreflightCheck | undefined {
+  if (recipe.stage !== 'grpo') return undefined;
+  const g = recipe.grpo;
+  const budget = g?.maxCompletionLength ?? 512;
+  if (t.answersOverBudget === 0) {
+    return {
+      name: 'tokens',
+      status: 'pass',
+      message: `${t.file}: every answer (solution) fits max_completion_length ${budget}`,
+    };
+  }
+  const consequence =
+    g?.overlongFilter === true
+      ? 'with overlong_filter true a completion that long is truncated and gets no gradient at all'
+      : g?.softOverlong !== undefined
+        ? 'the soft_overlong reward punishes completions that long'
+        : 'completions that long are cut off at the budget';
+  return {
+    name: 'tokens',
+    status: 'warn',
+    message: `${t.file}: ${t.answersOverBudget} of ${t.rows} answers (solution) run longer than max_completion_length ${budget} (longest ${t.longestAnswer} tokens, ${t.tokenizer}); ${consequence}; raise grpo.maxCompletionLength`,
+  };
+}
+
+/**
+ * ms-swift saves the validation split it cuts from the training set with `datasets`' types; a
+ * jsonl column typed as timestamps makes that save fail (`check_json_format` on a datetime).
+ */
+function splitSaveCheck(recipe: Recipe, command: TrainCommand, t: TokenLengths): PreflightCheck | undefined {
+  const splits = (recipe.data.splitDatasetRatio ?? 0) > 0 && command.datasets.val.length === 0;
+  if (!splits || !/\.jsonl$/i.test(t.file) || t.timestampColumns.length === 0) return undefined;
+  return {
+    name: 'dataset',
+    status: 'fail',
+    message: `${t.file}: Hugging Face datasets reads column(s) ${t.timestampColumns.join(', ')} as timestamps, and ms-swift cannot save the validation split it cuts (split_dataset_ratio ${recipe.data.splitDatasetRatio}) with datetime values (AttributeError in check_json_format); set data.useTestAsVal: true (the export's test split) or data.format: parquet instead of data.splitDatasetRatio`,
+  };
+}
+
+/**
+ * The preflight's token checks for every local dataset of the command: rows over `max_length`
+ * (and what ms-swift does to them), GRPO answers over `max_completion_length`, and the
+ * validation-split save that timestamp-typed columns break. Counted with the model's own
+ * tokenizer ({@link tokenizerSpec}); without one the check says how to name it.
+ */
+export async function checkTokenLengths(
+  recipe: Recipe,
+  command: TrainCommand,
+  cwd: string,
+): Promise<PreflightCheck[]> {
+  const spec = tokenizerSpec(recipe, cwd);
+  let tokenizer: ModelTokenizer;
+  try {
+    if (spec === undefined) throw new Error('the recipe names no model.modelType');
+    tokenizer = await loadModelTokenizer(spec);
+  } catch (error) {
+    return [
+      {
+        name: 'tokens',
+        status: 'warn',
+        message: `token lengths not counted: ${(error as Error).message}; set model.tokenizer (a model folder with tokenizer.json, or qwen3 / qwen2_5_vl)`,
+      },
+    ];
+  }
+  const out: PreflightCheck[] = [];
+  for (const file of [...command.datasets.train, ...command.datasets.val]) {
+    if (!path.isAbsolute(file) || !existsSync(file)) continue;
+    let t: TokenLengths;
+    try {
+      t = await measureTokenLengths(recipe, file, tokenizer);
+    } catch (error) {
+      out.push({
+        name: 'tokens',
+        status: 'warn',
+        message: `${file}: token lengths not counted: ${(error as Error).message}`,
+      });
+      continue;
+    }
+    out.push(overLengthCheck(recipe, t));
+    const answers = answerCheck(recipe, t);
+    if (answers !== undefined) out.push(answers);
+    const split = splitSaveCheck(recipe, command, t);
+    if (split !== undefined) out.push(split);
+  }
+  return out;
+}
