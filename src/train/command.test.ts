@@ -137,3 +137,24 @@ describe('buildTrainCommand', () => {
     );
   });
 });
+
+describe('DAPO overlong settings', () => {
+  it('soft overlong punishment adds ms-swift soft_overlong reward with its lengths and weight', () => {
+    const cmd = buildTrainCommand(
+      grpo({
+        grpo: { numGenerations: 8, overlongFilter: false, softOverlong: { cacheLength: 128, weight: 0.5 } },
+      }),
+    );
+    const line = formatCommandLine(cmd);
+    expect(line).toContain('--overlong_filter false');
+    expect(line).toContain('--reward_funcs pf_tree_ops soft_overlong --reward_weights 1 0.5');
+    expect(line).toContain('--soft_cache_length 128');
+    expect(line).not.toContain('--soft_max_length'); // ms-swift takes max_completion_length
+  });
+
+  it('rejects a cache length that is not below the soft maximum (ms-swift asserts it)', () => {
+    expect(() => grpo({ grpo: { maxCompletionLength: 512, softOverlong: { cacheLength: 512 } } })).toThrow(
+      /cacheLength \(512\) must be below the soft maximum length \(512\)/,
+    );
+  });
+});
