@@ -141,7 +141,17 @@ class RewardServerError(Exception):
 _SKIP_COLUMNS = {"trainer_state", "response_token_ids", "trajectory_inputs", "images", "videos", "audios"}
 
 
+def _time_text(value):
+    """A time column as exported (``YYYY-MM-DD HH:MM``). Hugging Face ``datasets`` types a jsonl
+    column of such strings as ``timestamp[s]``, so the trainer hands over ``datetime`` objects."""
+    if hasattr(value, "strftime") and hasattr(value, "hour"):
+        return value.strftime("%Y-%m-%d %H:%M")
+    return str(value)
+
+
 def _jsonable(value):
+    if hasattr(value, "strftime") and hasattr(value, "hour"):
+        return _time_text(value)
     try:
         json.dumps(value)
         return value
@@ -421,7 +431,7 @@ class PfRetrievalScheduler(MultiTurnScheduler):
             return None, "the row has no user_id or memory_snapshot column"
         when = data.get("question_time") or data.get("time")
         if when is not None:
-            body["time"] = str(when)
+            body["time"] = _time_text(when)
         if data.get("retrieve_k") is not None:
             body["k"] = int(data["retrieve_k"])
         return body, None
