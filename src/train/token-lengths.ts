@@ -51,23 +51,63 @@ function text(content: unknown): string {
 }
 
 /**
- * One row rendered in the Qwen chat layout ms-swift's qwen templates use
+ * A row's messages in the Qwen chat layout ms-swift's qwen templates use
  * (`<|im_start|>role\ncontent<|im_end|>\n` per message; GRPO prompts end with the generation
  * prompt `<|im_start|>assistant\n`), and its `<image>` count.
  */
-function render(row: Row, generationPrompt: boolean): { text: string; images: number } {
+function messagesOf(row: Row): Array<{ role: string; content: string }> {
   const messages = Array.isArray(row.messages)
     ? (row.messages as Array<{ role?: unknown; content?: unknown }>)
     : [];
-  let out = '';
-  let images = 0;
-  for (const m of messages) {
-    const content = text(m.content);
-    images += content.split('<image>').length - 1;
-    out += `<|im_start|>${String(m.role ?? '')}\n${content}<|im_end|>\n`;
+  return messages.map((m) => ({ role: String(m.role ?? ''), content: text(m.content) }));
+}
+
+/**
+ * Token counts of one file's rows, counted message by message: the framing of each role once,
+ * and each distinct long content once (system prompts repeat on every row), so a file costs
+ * about one tokenizer pass over its distinct text.
+ */
+class RowCounter {
+  private readonly frames = new Map<string, number>();
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly tokenizer: ModelTokenizer) {}
+
+  private frame(role: string): number {
+    let n = this.frames.get(role);
+    if (n === undefined) {
+      n = this.tokenizer.count(`<|im_start|>${role}\n<|im_end|>\n`);
+      this.frames.set(role, n);
+    }
+    return n;
   }
-  if (generationPrompt) out += '<|im_start|>assistant\n';
-  return { text: out, images };
+
+  content(text: string): number {
+    if (text.length < 256) return this.tokenizer.count(text);
+    let n = this.seen.get(text);
+    if (n === undefined) {
+      n = this.tokenizer.count(text);
+      if (this.seen.size >= 4096) this.seen.clear();
+      this.seen.set(text, n);
+    }
+    return n;
+  }
+
+  /** Bytes (an upper bound of the token count) and the exact count, computed only when asked. */
+  row(messages: Array<{ role: string; content: string }>, generationPrompt: boolean) {
+    let bytes = 0;
+    let images = 0;
+    for (const m of messages) {
+      bytes += Buffer.byteLength(m.content, 'utf8') + this.frame(m.role);
+      images += m.content.split('<image>').length - 1;
+    }
+    const prompt = generationPrompt ? this.tokenizer.count('<|im_start|>assistant\n') : 0;
+    return {
+      bytes: bytes + prompt,
+      images,
+      tokens: () => messages.reduce((sum, m) => sum + this.frame(m.role) + this.content(m.content), prompt),
+    };
+  }
 }
 
 /**
@@ -105,22 +145,20 @@ export async function measureTokenLengths(
     imageTokens,
     timestampColumns: [],
   };
-  const limited = (s: string, extra: number, limit: number): number => {
-    const bytes = Buffer.byteLength(s, 'utf8') + extra;
-    return bytes <= limit ? -1 : tokenizer.count(s) + extra;
-  };
+  const counter = new RowCounter(tokenizer);
   await forEachRow(
     file,
     (row) => {
       out.rows++;
       times.add(row);
-      const { text: rendered, images } = render(row, grpo);
-      const extra = images * (imageTokens ?? 0);
-      const tokens = limited(rendered, extra, maxLength);
+      // A byte-level BPE token is at least one byte: a row within the limit in bytes is not counted.
+      const r = counter.row(messagesOf(row), grpo);
+      const extra = r.images * (imageTokens ?? 0);
+      const tokens = r.bytes + extra <= maxLength ? -1 : r.tokens() + extra;
       if (tokens > maxLength) out.overMaxLength++;
       out.longest = Math.max(out.longest, tokens);
       if (grpo && typeof row.solution === 'string') {
-        const answer = limited(row.solution, 0, budget);
+        const answer = Buffer.byteLength(row.solution, 'utf8') <= budget ? -1 : counter.content(row.solution);
         if (answer > budget) out.answersOverBudget++;
         out.longestAnswer = Math.max(out.longestAnswer, answer);
       }
