@@ -31,6 +31,7 @@ export {
   REWARD_ORM_NAMES,
   requiredColumns,
   resolveDatasets,
+  rewardFunctions,
   type TrainCommand,
 } from './command.js';
 export { formatDryRun } from './dry-run.js';
@@ -66,4 +67,19 @@ export { type FinalEvent, formatProgress, type ProgressEvent, parseLogLine } fro
 export { createConsoleReporter, type ProgressReporter } from './reporter.js';
 export { type Checkpoint, latestCheckpoint, listCheckpoints, listRunDirs, type RunDir } from './run-dir.js';
 export { shellLine, shellQuote, swiftValue } from './shell.js';
+export {
+  checkTokenLengths,
+  measureTokenLengths,
+  type TokenCheck,
+  type TokenLengths,
+  tokenizerSpec,
+} from './token-lengths.js';
 export { type TrainCliOptions, trainChainCommand, trainCommand } from './train.js';
+export {
+  isMultimodal,
+  summarizeTraining,
+  type TrainingSummary,
+  type TruncationStrategy,
+  truncationEffect,
+  truncationStrategy,
+} from './training-summary.js';

@@ -5,11 +5,17 @@ import { loadModelTokenizer, type ModelTokenizer } from '../util/model-tokenizer
 import { TimestampColumnTracker } from './arrow-timestamps.js';
 import type { TrainCommand } from './command.js';
 import { forEachRow, type Row } from './dataset-rows.js';
-import type { PreflightCheck } from './preflight.js';
 import { isMultimodal, truncationEffect, truncationStrategy } from './training-summary.js';
 
 /** Qwen2-VL's patch merge: one image token per 28 × 28 pixels (`smart_resize`, factor 28). */
 const PIXELS_PER_IMAGE_TOKEN = 28 * 28;
+
+/** A preflight line of these checks (the shape of the preflight's `TokenCheck`). */
+export interface TokenCheck {
+  name: 'tokens' | 'dataset';
+  status: 'pass' | 'warn' | 'fail';
+  message: string;
+}
 
 /** Token lengths of one dataset file as the trained model's tokenizer counts them. */
 export interface TokenLengths {
@@ -171,7 +177,7 @@ export async function measureTokenLengths(
   return out;
 }
 
-function overLengthCheck(recipe: Recipe, t: TokenLengths): PreflightCheck {
+function overLengthCheck(recipe: Recipe, t: TokenLengths): TokenCheck {
   const max = recipe.hyperparameters.maxLength;
   const images =
     t.imageTokens === undefined ? '' : `, images at their max_pixels bound of ${t.imageTokens} tokens`;
@@ -184,7 +190,7 @@ function overLengthCheck(recipe: Recipe, t: TokenLengths): PreflightCheck {
   };
 }
 
-function answerCheck(recipe: Recipe, t: TokenLengths): PreflightCheck | undefined {
+function answerCheck(recipe: Recipe, t: TokenLengths): TokenCheck | undefined {
   if (recipe.stage !== 'grpo') return undefined;
   const g = recipe.grpo;
   const budget = g?.maxCompletionLength ?? 512;
@@ -212,7 +218,7 @@ function answerCheck(recipe: Recipe, t: TokenLengths): PreflightCheck | undefine
  * ms-swift saves the validation split it cuts from the training set with `datasets`' types; a
  * jsonl column typed as timestamps makes that save fail (`check_json_format` on a datetime).
  */
-function splitSaveCheck(recipe: Recipe, command: TrainCommand, t: TokenLengths): PreflightCheck | undefined {
+function splitSaveCheck(recipe: Recipe, command: TrainCommand, t: TokenLengths): TokenCheck | undefined {
   const splits = (recipe.data.splitDatasetRatio ?? 0) > 0 && command.datasets.val.length === 0;
   if (!splits || !/\.jsonl$/i.test(t.file) || t.timestampColumns.length === 0) return undefined;
   return {
@@ -232,7 +238,7 @@ export async function checkTokenLengths(
   recipe: Recipe,
   command: TrainCommand,
   cwd: string,
-): Promise<PreflightCheck[]> {
+): Promise<TokenCheck[]> {
   const spec = tokenizerSpec(recipe, cwd);
   let tokenizer: ModelTokenizer;
   try {
@@ -247,7 +253,7 @@ export async function checkTokenLengths(
       },
     ];
   }
-  const out: PreflightCheck[] = [];
+  const out: TokenCheck[] = [];
   for (const file of [...command.datasets.train, ...command.datasets.val]) {
     if (!path.isAbsolute(file) || !existsSync(file)) continue;
     let t: TokenLengths;
