@@ -436,6 +436,10 @@ class ShippedRecipesThroughSwiftTest(unittest.TestCase):
         _, val, saved = load_and_maybe_save(args, post_init(args, "rlhf"), os.path.join(EXPORT["root"], "val"))
         self.assertIsNone(saved)
         self.assertGreater(len(val), 0)
+        # vLLM server mode posts each request's data_dict to swift rollout with requests' json=
+        # (rlhf_trainers/vllm_client.py): a datetime column cannot be sent; parquet keeps strings.
+        with self.assertRaisesRegex(TypeError, "not JSON serializable"):
+            json.dumps({"infer_requests": [{"messages": rows[0]["messages"], "data_dict": rows[0]}]})
         # GRPO truncation and the soft overlong reward's own checks.
         with self.assertRaisesRegex(ValueError, "GRPO requires"):
             post_init({"rlhf_type": "grpo", "truncation_strategy": "right"}, "rlhf")

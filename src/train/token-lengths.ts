@@ -215,17 +215,34 @@ function answerCheck(recipe: Recipe, t: TokenLengths): TokenCheck | undefined {
 }
 
 /**
- * ms-swift saves the validation split it cuts from the training set with `datasets`' types; a
- * jsonl column typed as timestamps makes that save fail (`check_json_format` on a datetime).
+ * Where ms-swift writes a row out as JSON with `datasets`' types, a jsonl column typed as
+ * timestamps fails: the validation split it cuts from the training set is saved through
+ * `check_json_format` (AttributeError on a datetime), and in vLLM server mode the rows' columns
+ * go to `swift rollout` in the `requests.post(json=…)` body of `vllm_client.py` (a datetime is not
+ * JSON serializable) whenever a multi-turn scheduler or `vllm_server_pass_dataset` passes them.
  */
-function splitSaveCheck(recipe: Recipe, command: TrainCommand, t: TokenLengths): TokenCheck | undefined {
-  const splits = (recipe.data.splitDatasetRatio ?? 0) > 0 && command.datasets.val.length === 0;
-  if (!splits || !/\.jsonl$/i.test(t.file) || t.timestampColumns.length === 0) return undefined;
-  return {
-    name: 'dataset',
-    status: 'fail',
-    message: `${t.file}: Hugging Face datasets reads column(s) ${t.timestampColumns.join(', ')} as timestamps, and ms-swift cannot save the validation split it cuts (split_dataset_ratio ${recipe.data.splitDatasetRatio}) with datetime values (AttributeError in check_json_format); set data.useTestAsVal: true (the export's test split) or data.format: parquet instead of data.splitDatasetRatio`,
-  };
+function timestampChecks(recipe: Recipe, command: TrainCommand, t: TokenLengths): TokenCheck[] {
+  if (!/\.jsonl$/i.test(t.file) || t.timestampColumns.length === 0) return [];
+  const columns = `Hugging Face datasets reads column(s) ${t.timestampColumns.join(', ')} as timestamps`;
+  const out: TokenCheck[] = [];
+  if ((recipe.data.splitDatasetRatio ?? 0) > 0 && command.datasets.val.length === 0) {
+    out.push({
+      name: 'dataset',
+      status: 'fail',
+      message: `${t.file}: ${columns}, and ms-swift cannot save the validation split it cuts (split_dataset_ratio ${recipe.data.splitDatasetRatio}) with datetime values (AttributeError in check_json_format); set data.useTestAsVal: true (the export's test split) or data.format: parquet instead of data.splitDatasetRatio`,
+    });
+  }
+  const server =
+    recipe.stage === 'grpo' && recipe.distributed.vllm.enabled && recipe.distributed.vllm.mode === 'server';
+  const passed = recipe.environment !== undefined || command.argv.includes('--vllm_server_pass_dataset');
+  if (server && passed) {
+    out.push({
+      name: 'dataset',
+      status: 'fail',
+      message: `${t.file}: ${columns}, and in vLLM server mode ms-swift posts each row's columns to swift rollout as JSON, which a datetime cannot be (TypeError: not JSON serializable); set data.format: parquet (its columns keep their string type)`,
+    });
+  }
+  return out;
 }
 
 /**
@@ -270,8 +287,7 @@ export async function checkTokenLengths(
     out.push(overLengthCheck(recipe, t));
     const answers = answerCheck(recipe, t);
     if (answers !== undefined) out.push(answers);
-    const split = splitSaveCheck(recipe, command, t);
-    if (split !== undefined) out.push(split);
+    out.push(...timestampChecks(recipe, command, t));
   }
   return out;
 }

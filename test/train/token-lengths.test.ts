@@ -175,4 +175,18 @@ describe('train --dry-run: template, freezing, overlong and token lengths of eve
     expect(shipped.text).not.toContain('split_dataset_ratio');
     expect(shipped.text).not.toContain('reads column(s)');
   }, 60_000);
+
+  it('fails vLLM server mode with a multi-turn scheduler on jsonl timestamps (rows go to swift rollout as JSON)', async () => {
+    const dir = tempDir();
+    const exportDir = exportWith(dir, [rlRow(5, 3)], [sftRow(1)]);
+    const server = await dryRun('personavlm-grpo.yaml', exportDir, dir, {
+      distributed: { vllm: { mode: 'server', serverHosts: ['127.0.0.1'], serverPorts: [8002] } },
+    });
+    expect(server.code).toBe(1);
+    expect(server.text).toMatch(
+      /FAIL dataset: \S+rl\/train\.jsonl: .*question_time.*vLLM server mode.*data\.format: parquet/,
+    );
+    const colocate = await dryRun('personavlm-grpo.yaml', exportDir, dir);
+    expect(colocate.text).not.toContain('vLLM server mode');
+  }, 60_000);
 });
