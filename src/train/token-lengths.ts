@@ -4,13 +4,14 @@ import type { Recipe } from '../schemas/recipe.js';
 import { loadModelTokenizer, type ModelTokenizer } from '../util/model-tokenizer.js';
 import { TimestampColumnTracker } from './arrow-timestamps.js';
 import type { TrainCommand } from './command.js';
-import { forEachRow, type Row } from './dataset-rows.js';
+import { forEachRow, type Row, resolveImagePath } from './dataset-rows.js';
+import { IMAGE_FACTOR, qwenImageTokens, readImageSize } from './image-tokens.js';
 import { isMultimodal, truncationEffect, truncationStrategy } from './training-summary.js';
 
-/** Qwen2-VL's patch merge: one image token per 28 × 28 pixels (`smart_resize`, factor 28). */
-const PIXELS_PER_IMAGE_TOKEN = 28 * 28;
+/** qwen_vl_utils' default `max_pixels` (16384 tokens of 28 × 28) when the recipe sets none. */
+const DEFAULT_MAX_PIXELS = 16384 * IMAGE_FACTOR * IMAGE_FACTOR;
 
-/** A preflight line of these checks (the shape of the preflight's `TokenCheck`). */
+/** A preflight line of these checks (the shape of the preflight's `PreflightCheck`). */
 export interface TokenCheck {
   name: 'tokens' | 'dataset';
   status: 'pass' | 'warn' | 'fail';
@@ -28,8 +29,11 @@ export interface TokenLengths {
   /** GRPO: rows whose `solution` alone exceeds `max_completion_length`. */
   answersOverBudget: number;
   longestAnswer: number;
-  /** Image tokens counted per `<image>` (the max_pixels bound), or undefined when not bounded. */
-  imageTokens: number | undefined;
+  /**
+   * Multimodal models: images sized from their files (Qwen2-VL's smart_resize under max_pixels),
+   * and those that could not be read, counted at the max_pixels bound instead.
+   */
+  images: { sized: number; bounded: number; bound: number } | undefined;
   /** Columns `datasets` will type as timestamps (every value parses as Arrow ISO-8601). */
   timestampColumns: string[];
 }
@@ -104,8 +108,11 @@ class RowCounter {
     let bytes = 0;
     let images = 0;
     for (const m of messages) {
+      const tags = m.content.split('<image>').length - 1;
+      // A tag is replaced by the image's own tokens; the text around it is counted.
+      if (tags > 0) m.content = m.content.replaceAll('<image>', '');
       bytes += Buffer.byteLength(m.content, 'utf8') + this.frame(m.role);
-      images += m.content.split('<image>').length - 1;
+      images += tags;
     }
     const prompt = generationPrompt ? this.tokenizer.count('<|im_start|>assistant\n') : 0;
     return {
@@ -116,11 +123,18 @@ class RowCounter {
   }
 }
 
+/** Where a row's images are looked up, as ms-swift does (see `resolveImagePath`). */
+export interface ImageLookup {
+  cwd: string;
+  rootImageDir?: string | undefined;
+}
+
 /**
  * Counts every row of a dataset file with the model's tokenizer: rows over `max_length` (the
- * chat-templated text plus, for a multimodal model, `max_pixels / 784` tokens per image: an upper
- * bound), and for GRPO the `solution` answers longer than `max_completion_length`. A row whose
- * UTF-8 size is within the limit is not tokenized (a byte-level BPE token is at least one byte).
+ * chat-templated text plus, for a multimodal model, each image's tokens from its file's size
+ * through Qwen2-VL's smart_resize, or the `max_pixels` bound when the file cannot be read), and
+ * for GRPO the `solution` answers longer than `max_completion_length`. A row whose UTF-8 size is
+ * within the limit is not tokenized (a byte-level BPE token is at least one byte).
  *
  * @example
  * const t = await measureTokenLengths(recipe, 'export/rl/train.jsonl', await loadModelTokenizer('qwen3'));
@@ -130,15 +144,36 @@ export async function measureTokenLengths(
   recipe: Recipe,
   file: string,
   tokenizer: ModelTokenizer,
+  lookup: ImageLookup = { cwd: process.cwd() },
 ): Promise<TokenLengths> {
   const grpo = recipe.stage === 'grpo';
   const maxLength = recipe.hyperparameters.maxLength;
   const budget = recipe.grpo?.maxCompletionLength ?? 512;
-  const maxPixels = recipe.data.maxPixels;
-  const imageTokens =
-    isMultimodal(recipe) && maxPixels !== undefined
-      ? Math.floor(maxPixels / PIXELS_PER_IMAGE_TOKEN) + 2
-      : undefined;
+  const maxPixels = recipe.data.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const bound = Math.floor(maxPixels / (IMAGE_FACTOR * IMAGE_FACTOR)) + 2;
+  const images = isMultimodal(recipe) ? { sized: 0, bounded: 0, bound } : undefined;
+  const sizes = new Map<string, number | undefined>();
+  const imageTokens = (row: Row, count: number): number => {
+    if (images === undefined) return 0;
+    const list = Array.isArray(row.images) ? (row.images as unknown[]) : [];
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const entry = list[i];
+      const name = typeof entry === 'string' ? entry : (entry as { path?: unknown } | null)?.path;
+      const file =
+        typeof name === 'string' ? resolveImagePath(name, lookup.cwd, lookup.rootImageDir) : undefined;
+      let tokens = file === undefined ? undefined : sizes.get(file);
+      if (file !== undefined && !sizes.has(file)) {
+        const size = readImageSize(file);
+        tokens = size === undefined ? undefined : qwenImageTokens(size.width, size.height, maxPixels);
+        sizes.set(file, tokens);
+      }
+      if (tokens === undefined) images.bounded++;
+      else images.sized++;
+      total += tokens ?? bound;
+    }
+    return total;
+  };
   const times = new TimestampColumnTracker();
   const out: TokenLengths = {
     file,
@@ -148,7 +183,7 @@ export async function measureTokenLengths(
     longest: 0,
     answersOverBudget: 0,
     longestAnswer: 0,
-    imageTokens,
+    images,
     timestampColumns: [],
   };
   const counter = new RowCounter(tokenizer);
@@ -159,7 +194,7 @@ export async function measureTokenLengths(
       times.add(row);
       // A byte-level BPE token is at least one byte: a row within the limit in bytes is not counted.
       const r = counter.row(messagesOf(row), grpo);
-      const extra = r.images * (imageTokens ?? 0);
+      const extra = imageTokens(row, r.images);
       const tokens = r.bytes + extra <= maxLength ? -1 : r.tokens() + extra;
       if (tokens > maxLength) out.overMaxLength++;
       out.longest = Math.max(out.longest, tokens);
@@ -179,8 +214,11 @@ export async function measureTokenLengths(
 
 function overLengthCheck(recipe: Recipe, t: TokenLengths): TokenCheck {
   const max = recipe.hyperparameters.maxLength;
+  const i = t.images;
   const images =
-    t.imageTokens === undefined ? '' : `, images at their max_pixels bound of ${t.imageTokens} tokens`;
+    i === undefined || i.sized + i.bounded === 0
+      ? ''
+      : `; ${i.sized} image(s) sized from their files${i.bounded === 0 ? '' : `, ${i.bounded} unreadable counted at the max_pixels bound of ${i.bound} tokens`}`;
   const head = `${t.file}: ${t.overMaxLength} of ${t.rows} rows over max_length ${max} (${t.tokenizer}${images})`;
   if (t.overMaxLength === 0) return { name: 'tokens', status: 'pass', message: head };
   return {
@@ -275,7 +313,10 @@ export async function checkTokenLengths(
     if (!path.isAbsolute(file) || !existsSync(file)) continue;
     let t: TokenLengths;
     try {
-      t = await measureTokenLengths(recipe, file, tokenizer);
+      t = await measureTokenLengths(recipe, file, tokenizer, {
+        cwd: command.cwd,
+        rootImageDir: command.env.ROOT_IMAGE_DIR,
+      });
     } catch (error) {
       out.push({
         name: 'tokens',

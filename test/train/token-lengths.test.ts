@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -188,5 +189,31 @@ describe('train --dry-run: template, freezing, overlong and token lengths of eve
     );
     const colocate = await dryRun('personavlm-grpo.yaml', exportDir, dir);
     expect(colocate.text).not.toContain('vLLM server mode');
+  }, 60_000);
+
+  it('counts an image by its file size through smart_resize (1920×1080 under max_pixels 230400: 266 tokens)', async () => {
+    const dir = tempDir();
+    const imageRow = (n: number) => ({
+      messages: [
+        { role: 'user', content: `<image>${digits(n)}` },
+        { role: 'assistant', content: '7' },
+      ],
+      images: ['images/photo.png'],
+    });
+    const exportDir = exportWith(dir, [rlRow(1, 1)], [imageRow(23), imageRow(24)]);
+    const png = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png, 0);
+    png.write('IHDR', 12, 'latin1');
+    png.writeUInt32BE(1920, 16);
+    png.writeUInt32BE(1080, 20);
+    writeJsonlFile(path.join(exportDir, 'images/.keep'), []);
+    writeFileSync(path.join(exportDir, 'images/photo.png'), png);
+    // 23 digits + 1 answer digit + 10 template tokens + 266 image tokens = 300.
+    const { text } = await dryRun('personavlm-sft.yaml', exportDir, dir, {
+      hyperparameters: { maxLength: 300 },
+    });
+    expect(text).toMatch(
+      /WARN tokens: \S+sft\/train\.jsonl: 1 of 2 rows over max_length 300 \(qwen2 .*; 2 image\(s\) sized from their files\); longest 301 tokens/,
+    );
   }, 60_000);
 });
