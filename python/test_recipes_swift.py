@@ -50,16 +50,20 @@ REPO = os.path.dirname(HERE)
 EXPORT = {}
 
 # --- registry data (model/models/qwen.py, template/constant.py at 3602360a) -------------------
-# Per model type: the Hugging Face ids it matches by folder name, and its candidate templates
-# (ModelMeta.template, then each ModelGroup's template, in order, without repeats).
+# Per model type: some of the folder names it matches (lower-cased last path component of a
+# registered id) with their ModelGroup's template, and its candidate templates (ModelMeta.template,
+# then each ModelGroup's template, in order, without repeats).
 MODEL_TYPES = {
     "qwen2_5_vl": {
-        "names": ["qwen2.5-vl-3b-instruct", "qwen2.5-vl-7b-instruct", "qwen2.5-vl-32b-instruct", "qwen2.5-vl-72b-instruct", "mimo-vl-7b-sft", "mimo-vl-7b-rl"],
+        "names": {"qwen2.5-vl-3b-instruct": "qwen2_5_vl", "qwen2.5-vl-7b-instruct": "qwen2_5_vl",
+                  "qwen2.5-vl-32b-instruct": "qwen2_5_vl", "qwen2.5-vl-72b-instruct": "qwen2_5_vl",
+                  "mimo-vl-7b-sft": "mimo_vl", "mimo-vl-7b-rl": "mimo_vl"},
         "candidates": ["qwen2_5_vl", "mimo_vl"],
         "multimodal": True,
     },
     "qwen3": {
-        "names": ["qwen3-0.6b", "qwen3-1.7b", "qwen3-4b", "qwen3-8b", "qwen3-14b", "qwen3-32b"],
+        "names": {"qwen3-0.6b": "qwen3", "qwen3-1.7b": "qwen3", "qwen3-4b": "qwen3", "qwen3-8b": "qwen3",
+                  "qwen3-14b": "qwen3", "qwen3-32b": "qwen3"},
         "candidates": ["qwen3", "deepseek_r1", "qwen3_guard", "yufeng_xguard", "qwen3_thinking", "qwen3_nothinking"],
         "multimodal": False,
     },
@@ -145,14 +149,18 @@ def matched_model_type(model_dir):
 
 
 def get_template_type(model_dir, model_type, template):
-    """get_model_info_meta picks the model type's meta when the folder name matches none (or
-    another type); get_template_meta then needs --template or exactly one candidate."""
-    model_type = model_type or matched_model_type(model_dir)
+    """get_model_info_meta keeps the meta matched by folder name (its ModelGroup's template set on
+    it) unless --model_type names another type, whose MODEL_MAPPING meta has no template of its
+    own; get_template_meta then takes --template, args.json's, the meta's, or the one candidate."""
+    matched = matched_model_type(model_dir)
+    model_type = model_type or matched
     if model_type is None:
         raise ValueError('Model "%s" is not supported because no suitable `model_type` was found.' % model_dir)
+    meta_template = MODEL_TYPES[model_type]["names"][model_name(model_dir).lower()] if matched == model_type else None
     if template is None and os.path.exists(os.path.join(model_dir, "args.json")):
         with open(os.path.join(model_dir, "args.json"), encoding="utf-8") as f:
             template = json.load(f).get("template")
+    template = template or meta_template
     if template is None:
         candidates = MODEL_TYPES[model_type]["candidates"]
         if len(candidates) != 1:
@@ -421,7 +429,10 @@ class ShippedRecipesThroughSwiftTest(unittest.TestCase):
         # Template matching: qwen2_5_vl has two candidate templates, so a renamed folder needs --template.
         with self.assertRaisesRegex(ValueError, r"Failed to automatically match `template_type`.*\['qwen2_5_vl', 'mimo_vl'\]"):
             get_template_type("/models/my-vl-copy", "qwen2_5_vl", None)
-        self.assertEqual(get_template_type("/hub/Qwen2.5-VL-7B-Instruct", None, "qwen2_5_vl"), "qwen2_5_vl")
+        # A folder named like a registered model gets its group's template without --template.
+        self.assertEqual(get_template_type("/hub/Qwen2.5-VL-7B-Instruct", "qwen2_5_vl", None), "qwen2_5_vl")
+        self.assertEqual(get_template_type("/hub/Qwen3-8B", None, None), "qwen3")
+        self.assertEqual(get_template_type("/models/my-vl-copy", "qwen2_5_vl", "qwen2_5_vl"), "qwen2_5_vl")
         # datasets types the exported question_time as a timestamp; the split save then fails as on the GPU node.
         path = os.path.join(EXPORT["dir"], "rl", "train.jsonl")
         rows, kinds = load_json_dataset(path)
