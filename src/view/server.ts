@@ -1,0 +1,64 @@
+import { stat } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { InputError } from '../errors/index.js';
+import { createViewApp } from './app.js';
+import { clientAssets } from './client-bundle.js';
+import { loadIndex } from './index-store.js';
+import { readRunFacts } from './run-facts.js';
+
+export interface ViewServerOptions {
+  runDir: string;
+  /** @default '127.0.0.1' (loopback: the corpus is not shown to the network unless asked) */
+  host?: string;
+  /** 0 picks a free port. @default 8400 */
+  port?: number;
+}
+
+export interface ViewServer {
+  url: string;
+  users: number;
+  /** Whether the index was read from beside the run or built now. */
+  index: 'reused' | 'built';
+  /** False when the run folder could not take the index (it is then rebuilt next time). */
+  indexSaved: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the corpus browser of `runDir`.
+ *
+ * @example const server = await startViewServer({ runDir: 'out/quickstart', port: 0 }); console.log(server.url);
+ */
+export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
+  const runDir = options.runDir;
+  const info = await stat(runDir).catch(() => null);
+  if (info === null || !info.isDirectory()) throw new InputError(runDir, 'not a run directory');
+  const facts = await readRunFacts(runDir);
+  const loaded = await loadIndex(runDir, facts);
+  if (loaded.index.users.length === 0)
+    throw new InputError(
+      runDir,
+      'no user records (plan/plan.jsonl, dialogues/dialogues.jsonl): is this a run directory?',
+    );
+  const app = createViewApp({ runDir, index: loaded.index, facts, assets: await clientAssets() });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve(
+      { fetch: app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 8400 },
+      () => resolve(started),
+    );
+    started.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`,
+    users: loaded.index.users.length,
+    index: loaded.source,
+    indexSaved: loaded.saved,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+      }),
+  };
+}
