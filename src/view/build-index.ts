@@ -4,7 +4,7 @@
  * task. Only the plan lines are parsed whole (for items and tasks); the other files are read for
  * their first bytes, so building stays well under the time of reading the corpus.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { InputError } from '../errors/index.js';
 import { readLineSpans } from '../util/read-lines.js';
@@ -34,18 +34,25 @@ async function userSpans(
 ): Promise<Map<string, Span>> {
   const spans = new Map<string, Span>();
   try {
-    let line = 0;
-    for await (const span of readLineSpans(path, { headBytes: 512 })) {
-      line++;
-      const text = onLine === undefined ? null : span.text();
-      const userId = field(span.head, () => text ?? span.text(), USER_ID);
-      if (userId === null) throw new InputError(path, `line ${line} has no "userId"`);
-      spans.set(userId, [span.offset, span.length]);
-      if (onLine !== undefined && text !== null) onLine(userId, text);
-    }
+    await stat(path);
   } catch (error) {
     if (missing(error)) return spans;
     throw error;
+  }
+  let line = 0;
+  for await (const span of readLineSpans(path, { headBytes: 512 })) {
+    line++;
+    const text = onLine === undefined ? null : span.text();
+    const userId = field(span.head, () => text ?? span.text(), USER_ID);
+    if (userId === null) throw new InputError(path, `line ${line} has no "userId"`);
+    spans.set(userId, [span.offset, span.length]);
+    if (onLine !== undefined && text !== null) {
+      try {
+        onLine(userId, text);
+      } catch (error) {
+        throw new InputError(path, `line ${line} is not a readable record (${(error as Error).message})`);
+      }
+    }
   }
   return spans;
 }
