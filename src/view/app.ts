@@ -10,6 +10,7 @@ import type { ClientAssets } from './client-bundle.js';
 import type { RunFacts } from './run-facts.js';
 import { collectRunPage } from './run-page.js';
 import { readSamples, sampleCatalogue } from './samples.js';
+import { SamplesQuery } from './schemas.js';
 import { searchDialogues } from './search.js';
 import type { IndexedUser, IndexRow, ViewIndex } from './types.js';
 import { readUserPage } from './user-page.js';
@@ -21,7 +22,6 @@ const IMAGE_TYPES: Record<string, string> = {
   '.webp': 'image/webp',
   '.gif': 'image/gif',
 };
-const MAX_SAMPLES = 50;
 
 function page(title: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title.replace(/[<&]/g, '')}</title><link rel="stylesheet" href="/app.css"></head><body><div id="app">Loading…</div><script src="/app.js"></script></body></html>`;
@@ -65,13 +65,19 @@ export function createViewApp(options: {
     return c.json(await readUserPage(runDir, user, facts));
   });
   app.get('/api/samples', async (c) => {
-    const file = c.req.query('file');
     const catalogue = sampleCatalogue(index.samples);
+    const query = SamplesQuery.safeParse(c.req.query());
+    if (!query.success)
+      return c.json(
+        {
+          error: `GET /api/samples: ${query.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        },
+        400,
+      );
+    const { file, task, user, offset, limit } = query.data;
     if (file === undefined) return c.json({ catalogue, total: 0, rows: [] });
-    const offset = Math.max(0, Math.trunc(Number(c.req.query('offset') ?? 0)) || 0);
-    const limit = Math.min(MAX_SAMPLES, Math.max(1, Math.trunc(Number(c.req.query('limit') ?? 20)) || 20));
-    const task = c.req.query('task');
-    const user = c.req.query('user');
+    if (!index.samples.some((f) => f.path === file))
+      return c.json({ error: `GET /api/samples: no exported file "${file}" in this run` }, 404);
     const found = await readSamples(runDir, index.samples, {
       file,
       offset,

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors/index.js';
+import { parseAt, QuarantineLine, ValidationSections } from './schemas.js';
 import type { QuarantinedUnit, RuleExample } from './types.js';
 
 /** One quarantine.jsonl record. */
@@ -46,10 +47,6 @@ const asRecord = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {};
-const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const str = (value: unknown): string =>
-  typeof value === 'string' ? value : value == null ? '' : String(value);
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 /** A JSON file of the run, or null when absent; a file that is there but unreadable is an error naming it. */
 export async function readRunJson(path: string): Promise<Record<string, unknown> | null> {
@@ -78,83 +75,72 @@ async function readQuarantine(path: string): Promise<QuarantineRecord[]> {
   const out: QuarantineRecord[] = [];
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
-    let record: Record<string, unknown>;
+    let raw: unknown;
     try {
-      record = asRecord(JSON.parse(line));
+      raw = JSON.parse(line);
     } catch (error) {
       throw new InputError(path, `line ${i + 1} is not valid JSON (${(error as Error).message})`);
     }
-    const details = asRecord(record.details);
-    const inputId = str(record.inputId);
+    const record = parseAt(QuarantineLine, raw, `${path} line ${i + 1}`);
     out.push({
-      stage: str(record.stage),
-      inputId,
-      check: str(record.check ?? record.code),
-      reason: str(record.reason),
-      userId: str(details.userId) || inputId,
-      unit: details.unit === undefined ? null : str(details.unit),
+      stage: record.stage,
+      inputId: record.inputId,
+      check: record.check ?? record.code ?? '',
+      reason: record.reason,
+      userId: record.details?.userId ?? record.inputId,
+      unit: record.details?.unit ?? null,
     });
   });
   return out;
 }
 
 export async function readRunFacts(runDir: string): Promise<RunFacts> {
-  const validation = await readRunJson(join(runDir, 'validation.json'));
+  const validationPath = join(runDir, 'validation.json');
+  const validation = await readRunJson(validationPath);
   const manifest = await readRunJson(join(runDir, 'manifest.json'));
   const quarantine = await readQuarantine(join(runDir, 'quarantine.jsonl'));
-  const v = asRecord(validation);
-  const validatedUsers = new Map<string, ValidatedUser>();
-  for (const raw of asArray(v.users)) {
-    const u = asRecord(raw);
-    const failures: Record<string, number> = {};
-    for (const [check, n] of Object.entries(asRecord(u.failures))) failures[check] = num(n);
-    validatedUsers.set(str(u.userId), {
-      split: str(u.split),
-      sessions: num(u.sessions),
-      turns: num(u.turns),
-      imageTurns: num(u.imageTurns),
-      qa: num(u.qa),
-      failures,
-      quarantined: u.quarantined === true,
-    });
-  }
-  const units = asArray(v.units).map((raw) => {
-    const u = asRecord(raw);
-    return {
-      userId: str(u.userId),
-      unit: u.unit === 'session' ? 'session' : 'turn',
-      id: str(u.id),
-      check: str(u.check),
-      reason: str(u.reason),
-      turns: asArray(u.turns).map(str),
-    } satisfies QuarantinedUnit;
-  });
-  const droppedQa = asArray(v.droppedQa).map((raw) => {
-    const d = asRecord(raw);
-    return { userId: str(d.userId), qaId: str(d.qaId), reason: str(d.reason) };
-  });
+  const v = parseAt(ValidationSections, validation ?? {}, validationPath);
+  const validatedUsers = new Map<string, ValidatedUser>(
+    v.users.map((u) => [
+      u.userId,
+      {
+        split: u.split,
+        sessions: u.sessions,
+        turns: u.turns,
+        imageTurns: u.imageTurns,
+        qa: u.qa,
+        failures: u.failures,
+        quarantined: u.quarantined,
+      },
+    ]),
+  );
+  const units: QuarantinedUnit[] = v.units.map((u) => ({
+    userId: u.userId,
+    unit: u.unit,
+    id: u.id,
+    check: u.check,
+    reason: u.reason,
+    turns: u.turns,
+  }));
+  const droppedQa = v.droppedQa.map((d) => ({ userId: d.userId, qaId: d.qaId, reason: d.reason }));
   const examples: RuleExample[] = [];
-  for (const section of ['rules', 'judges'])
-    for (const [check, entry] of Object.entries(asRecord(v[section]))) {
-      const prefix = section === 'judges' ? 'judge:' : '';
-      for (const raw of asArray(asRecord(entry).examples)) {
-        const e = asRecord(raw);
-        examples.push({
-          check: `${prefix}${check}`,
-          userId: str(e.userId),
-          location: str(e.location),
-          reason: str(e.reason),
-        });
-      }
-    }
-  for (const raw of asArray(asRecord(v.dedup).examples)) {
-    const e = asRecord(raw);
+  for (const [check, entry] of Object.entries(v.rules))
+    for (const e of entry.examples)
+      examples.push({ check, userId: e.userId, location: e.location ?? '', reason: e.reason ?? '' });
+  for (const [check, entry] of Object.entries(v.judges))
+    for (const e of entry.examples)
+      examples.push({
+        check: `judge:${check}`,
+        userId: e.userId,
+        location: e.location ?? '',
+        reason: e.reason ?? '',
+      });
+  for (const e of v.dedup.examples)
     examples.push({
       check: 'dedup',
-      userId: str(e.userId),
-      location: str(e.id),
-      reason: `repeats ${str(e.duplicateOf)} (similarity ${num(e.similarity)})`,
+      userId: e.userId,
+      location: e.id ?? '',
+      reason: `repeats ${e.duplicateOf ?? '?'} (similarity ${e.similarity ?? '?'})`,
     });
-  }
   return { validation, manifest, validatedUsers, units, droppedQa, quarantine, examples };
 }

@@ -112,6 +112,15 @@ describe('persona-forge view', () => {
       const missing = await fetch(`${view.url}/api/user/nobody`);
       expect(missing.status).toBe(404);
       expect(((await missing.json()) as Json).error).toContain('"nobody"');
+      const found = (await (
+        await fetch(`${view.url}/api/search?text=CREDIT%20card%20number`)
+      ).json()) as Json;
+      expect(found.users).toEqual([planted.userId]);
+      const index = (await (await fetch(`${view.url}/api/index`)).json()) as Json;
+      const row = index.users.find((u: Json) => u.userId === planted.userId);
+      expect(row).toMatchObject({ quarantine: 'units', flags: expect.arrayContaining(['judge:safety']) });
+      expect((await fetch(`${view.url}/api/samples?file=export/sft/train.jsonl&limit=500`)).status).toBe(400);
+      expect((await fetch(`${view.url}/api/samples?file=..%2Fmanifest.json`)).status).toBe(404);
       const page = (await (await fetch(`${view.url}/api/user/${planted.userId}`)).json()) as Json;
       const image = page.sessions.flatMap((s: Json) => s.turns).find((t: Json) => t.images.length > 0)
         ?.images[0];
@@ -121,6 +130,16 @@ describe('persona-forge view', () => {
       await view.stop();
     }
   }, 60_000);
+
+  it('names the file, line and field of a malformed quarantine record', async () => {
+    const bad = join(work, 'bad');
+    await mkdir(join(bad, 'plan'), { recursive: true });
+    await writeFile(join(bad, 'plan/plan.jsonl'), await readFile(join(run, 'plan/plan.jsonl')));
+    await writeFile(join(bad, 'quarantine.jsonl'), '{"stage":"validate","reason":"x"}\n');
+    const result = await runCli(work, ['view', bad, '--port', '0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/quarantine\.jsonl line 1 \(inputId\)/);
+  });
 
   it('refuses a folder that holds no run', async () => {
     const empty = join(work, 'empty');
