@@ -137,7 +137,7 @@ export async function readRunFacts(runDir: string): Promise<RunFacts> {
       });
   for (const e of v.dedup.examples)
     examples.push({
-      check: 'dedup',
+      check: 'dedup_utterance',
       userId: e.userId,
       location: e.id ?? '',
       reason: `repeats ${e.duplicateOf ?? '?'} (similarity ${e.similarity ?? '?'})`,

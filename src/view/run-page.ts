@@ -74,11 +74,11 @@ export function collectRunPage(facts: RunFacts): RunPage {
   const dedup = rec(validation.dedup);
   if (Number(dedup.duplicateUtterances ?? 0) > 0)
     alarms.push({
-      check: 'dedup',
+      check: 'dedup_utterance',
       description: 'near-duplicate user utterances',
       failures: Number(dedup.duplicateUtterances),
-      users: new Set(examplesOf('dedup').map((e) => e.userId)).size,
-      records: examplesOf('dedup'),
+      users: [...facts.validatedUsers.values()].filter((u) => (u.failures.dedup_utterance ?? 0) > 0).length,
+      records: examplesOf('dedup_utterance'),
     });
 
   const grouped = new Map<string, RunPage['quarantine'][number]>();
