@@ -47,7 +47,15 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       { fetch: app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 8400 },
       () => resolve(started),
     );
-    started.once('error', reject);
+    started.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new InputError('--port', `${options.host ?? '127.0.0.1'}:${options.port ?? 8400} is in use`, {
+              hint: 'pick another with --port N, or --port 0 for a free one',
+            })
+          : error,
+      ),
+    );
   });
   const address = server.address() as AddressInfo;
   return {

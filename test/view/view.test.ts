@@ -112,6 +112,11 @@ describe('persona-forge view', () => {
       const missing = await fetch(`${view.url}/api/user/nobody`);
       expect(missing.status).toBe(404);
       expect(((await missing.json()) as Json).error).toContain('"nobody"');
+      const port = new URL(view.url).port;
+      const taken = await runCli(work, ['view', run, '--port', port]);
+      expect(taken.code).toBe(1);
+      expect(taken.stderr).toContain(`127.0.0.1:${port} is in use`);
+      expect(taken.stderr).toContain('--port 0');
       const found = (await (
         await fetch(`${view.url}/api/search?text=CREDIT%20card%20number`)
       ).json()) as Json;

@@ -17,6 +17,10 @@ export function registerViewCommand(program: Command): void {
         ...(flags.host === undefined ? {} : { host: flags.host }),
         ...(flags.port === undefined ? {} : { port: flags.port }),
       });
+      if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host ?? '127.0.0.1'))
+        console.error(
+          `warning: serving on ${flags.host}: anyone who can reach this address can read the corpus`,
+        );
       if (!server.indexSaved)
         console.error(
           `warning: could not save the index in ${runDir}/.view; it will be built again next time`,

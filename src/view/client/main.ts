@@ -15,6 +15,7 @@ async function route(): Promise<void> {
   const hash = location.hash.replace(/^#/, '') || '/';
   const path = hash.split('?')[0] ?? '/';
   root.onclick = null;
+  delete root.dataset.page;
   root.onkeydown = null;
   try {
     if (path.startsWith('/user/')) {

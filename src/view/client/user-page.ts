@@ -54,6 +54,12 @@ function questionHtml(q: ViewQuestion): string {
 <div class="meta">evidence: ${q.evidenceTurns.length === 0 ? 'none' : q.evidenceTurns.map(esc).join(', ')}</div>${removed(q.dropped)}</li>`;
 }
 
+const targetHtml = (t: UserPage['targets'][number]) =>
+  `<div class="target"><div class="meta"><a href="#" class="unit-link" data-at="${esc(t.turnId)}">${esc(t.turnId)}</a> · ${esc(when(t.time))}</div><pre>${esc(t.target)}</pre></div>`;
+
+const trajectoryHtml = (t: UserPage['trajectories'][number]) =>
+  `<details class="trajectory"><summary>${esc(t.qaId)} · ${t.retrievals} retrievals${t.firstRetrievalHit ? '' : ' · first retrieval missed'}</summary><p>${esc(t.question)}</p>${t.messages.map((m) => `<pre>${esc(m)}</pre>`).join('')}</details>`;
+
 /** Marks the evidence turns of a question and scrolls the first into view. */
 function showEvidence(root: HTMLElement, item: HTMLElement): void {
   for (const el of root.querySelectorAll('.turn.focus')) el.classList.remove('focus');
@@ -91,9 +97,20 @@ ${page.charts === null ? '' : `<section><h2>Plan</h2><figure data-chart="timelin
 <ul>${page.goals.map((g) => `<li>goal: ${esc(g.description)} — ${g.states.map((s) => `${esc(when(s.time))} ${esc(s.status)}`).join(', ')}</li>`).join('')}</ul></details>
 <div class="columns"><div class="dialogue"><h2>Dialogue</h2>${page.sessions.map(sessionHtml).join('')}</div>
 <div class="side"><h2>Questions (${page.questions.length})</h2><ol class="questions">${page.questions.map(questionHtml).join('')}</ol>
-<h2>Memory targets (${page.targets.length})</h2>${[...byTask].map(([task, list]) => `<details><summary>${esc(task)} (${list.length})</summary>${list.map((t) => `<div class="target"><div class="meta"><a href="#" class="unit-link" data-at="${esc(t.turnId)}">${esc(t.turnId)}</a> · ${esc(when(t.time))}</div><pre>${esc(t.target)}</pre></div>`).join('')}</details>`).join('')}
-<h2>Trajectories (${page.trajectories.length})</h2>${page.trajectories.map((t) => `<details class="trajectory"><summary>${esc(t.qaId)} · ${t.retrievals} retrievals${t.firstRetrievalHit ? '' : ' · first retrieval missed'}</summary><p>${esc(t.question)}</p>${t.messages.map((m) => `<pre>${esc(m)}</pre>`).join('')}</details>`).join('')}
+<h2>Memory targets (${page.targets.length})</h2>${[...byTask].map(([task, list]) => `<details class="lazy" data-lazy="targets:${esc(task)}"><summary>${esc(task)} (${list.length})</summary></details>`).join('')}
+<h2>Trajectories (${page.trajectories.length})</h2><details class="lazy" data-lazy="trajectories"><summary>the reasoning of every question</summary></details>
 </div></div>`;
+  // Memory targets and trajectories are drawn when opened: most readers never open most of them.
+  const lazy = new Map<string, () => string>([
+    ...[...byTask].map(([task, list]) => [`targets:${task}`, () => list.map(targetHtml).join('')] as const),
+    ['trajectories', () => page.trajectories.map(trajectoryHtml).join('')],
+  ]);
+  for (const details of root.querySelectorAll<HTMLDetailsElement>('details.lazy'))
+    details.addEventListener('toggle', () => {
+      if (!details.open || details.dataset.drawn === '1') return;
+      details.dataset.drawn = '1';
+      details.insertAdjacentHTML('beforeend', lazy.get(details.dataset.lazy ?? '')?.() ?? '');
+    });
   root.onclick = onClick;
   root.onkeydown = (event) => {
     const item = (event.target as HTMLElement).closest('.question') as HTMLElement | null;
@@ -102,6 +119,8 @@ ${page.charts === null ? '' : `<section><h2>Plan</h2><figure data-chart="timelin
   const at = hashQuery().get('at');
   if (at !== null) focusTurn(root, at);
   else window.scrollTo(0, 0);
+  // Which page is drawn (for tests and bench/view.ts to wait on).
+  root.dataset.page = `user:${page.userId}`;
 }
 
 function focusTurn(root: HTMLElement, id: string): void {
