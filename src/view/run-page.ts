@@ -104,7 +104,8 @@ export function collectRunPage(facts: RunFacts): RunPage {
 
   const status = String(manifest.status ?? (facts.manifest === null ? 'no manifest' : 'unknown'));
   const reasons: string[] = [];
-  if (status !== 'complete') reasons.push(`the run is ${status}, not complete`);
+  if (facts.manifest === null) reasons.push('no manifest.json: not a finished run');
+  else if (status !== 'complete') reasons.push(`the run is ${status}, not complete`);
   const users = totals.users ?? facts.validatedUsers.size;
   const quarantinedUsers =
     totals.quarantinedUsers ?? [...facts.validatedUsers.values()].filter((u) => u.quarantined).length;
