@@ -32,6 +32,12 @@ export function createViewApp(options: {
   index: ViewIndex;
   facts: RunFacts;
   assets: ClientAssets;
+  /**
+   * The Host headers answered (e.g. `127.0.0.1:8400`, `localhost:8400`), read on each request;
+   * null answers any. On loopback this keeps a web page that rebinds its own name to 127.0.0.1
+   * from reading the corpus.
+   */
+  allowedHosts?: () => ReadonlySet<string> | null;
 }): Hono {
   const { runDir, index, facts, assets } = options;
   const byId = new Map<string, IndexedUser>(index.users.map((u) => [u.userId, u]));
@@ -40,6 +46,9 @@ export function createViewApp(options: {
   const app = new Hono();
   // Read-only: anything but GET/HEAD is refused.
   app.use('*', async (c, next) => {
+    const hosts = options.allowedHosts?.() ?? null;
+    if (hosts !== null && !hosts.has((c.req.header('host') ?? '').toLowerCase()))
+      return c.json({ error: `host "${c.req.header('host') ?? ''}" is not this server` }, 403);
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ error: 'read-only' }, 405);
     await next();
   });
@@ -90,7 +99,13 @@ export function createViewApp(options: {
   app.get('/api/run', (c) => c.json(run));
   app.get('/images/*', async (c) => {
     const root = join(runDir, 'plan', 'images');
-    const path = normalize(join(root, decodeURIComponent(c.req.path.slice('/images/'.length))));
+    let relative: string;
+    try {
+      relative = decodeURIComponent(c.req.path.slice('/images/'.length));
+    } catch {
+      return c.json({ error: `not an image path: ${c.req.path}` }, 404);
+    }
+    const path = normalize(join(root, relative));
     const type = IMAGE_TYPES[extname(path).toLowerCase()];
     if (!path.startsWith(root + sep) || type === undefined)
       return c.json({ error: 'not an image of this run' }, 404);

@@ -7,6 +7,9 @@ import { clientAssets } from './client-bundle.js';
 import { loadIndex } from './index-store.js';
 import { readRunFacts } from './run-facts.js';
 
+/** Names of this machine: bound to one of them, the server answers only requests addressed to it. */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
 export interface ViewServerOptions {
   runDir: string;
   /** @default '127.0.0.1' (loopback: the corpus is not shown to the network unless asked) */
@@ -41,11 +44,18 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       runDir,
       'no user records (plan/plan.jsonl, dialogues/dialogues.jsonl): is this a run directory?',
     );
-  const app = createViewApp({ runDir, index: loaded.index, facts, assets: await clientAssets() });
+  const host = options.host ?? '127.0.0.1';
+  let allowed: Set<string> | null = null;
+  const app = createViewApp({
+    runDir,
+    index: loaded.index,
+    facts,
+    assets: await clientAssets(),
+    allowedHosts: () => allowed,
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const started = serve(
-      { fetch: app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 8400 },
-      () => resolve(started),
+    const started = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8400 }, () =>
+      resolve(started),
     );
     started.once('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -58,6 +68,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     );
   });
   const address = server.address() as AddressInfo;
+  if (LOOPBACK.has(host))
+    allowed = new Set(['127.0.0.1', 'localhost', '[::1]'].map((name) => `${name}:${address.port}`));
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`,
     users: loaded.index.users.length,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +114,18 @@ describe('persona-forge view', () => {
       expect(missing.status).toBe(404);
       expect(((await missing.json()) as Json).error).toContain('"nobody"');
       const port = new URL(view.url).port;
+      // A page on another name (DNS rebound to 127.0.0.1) gets nothing.
+      const rebound = await new Promise<number>((done, fail) =>
+        get(
+          { host: '127.0.0.1', port, path: '/api/index', headers: { host: `evil.example:${port}` } },
+          (res) => {
+            res.resume();
+            done(res.statusCode ?? 0);
+          },
+        ).once('error', fail),
+      );
+      expect(rebound).toBe(403);
+      expect((await fetch(`http://localhost:${port}/api/run`)).status).toBe(200);
       const taken = await runCli(work, ['view', run, '--port', port]);
       expect(taken.code).toBe(1);
       expect(taken.stderr).toContain(`127.0.0.1:${port} is in use`);
