@@ -21,7 +21,7 @@ ${offline.length === 0 ? '' : `<p class="warn">Offline roles (no model): ${offli
 <h2>Fidelity</h2><table class="fidelity"><tr><th>figure</th><th>what</th><th>run</th><th>target</th><th></th><th>records</th></tr>${run.fidelity
     .map(
       (f) =>
-        `<tr class="${f.ok === false ? 'off' : ''}"><td><code>${esc(f.name)}</code></td><td>${esc(f.description)}</td><td>${value(f.value, f.unit)}${f.count === null || f.of === null || f.unit !== '%' ? '' : ` <small>(${f.count}/${f.of})</small>`}</td><td>${f.target === null ? '–' : `${f.kind === 'max' ? '≤' : '≈'} ${f.target}`}</td><td>${f.ok === null ? '–' : f.ok ? 'ok' : '<strong>off</strong>'}</td><td>${f.check === null ? '' : `<a href="${flagLink(f.check)}">users flagged ${esc(f.check)}</a>`}</td></tr>`,
+        `<tr class="${f.ok === false ? 'off' : ''}"><td><code>${esc(f.name)}</code></td><td>${esc(f.description)}</td><td>${value(f.value, f.unit)}${f.count === null || f.of === null || f.unit !== '%' ? '' : ` <small>(${f.count}/${f.of})</small>`}</td><td>${f.target === null ? '–' : `${f.kind === 'max' ? '≤' : '≈'} ${f.target}`}</td><td>${f.ok === null ? '–' : f.ok ? 'ok' : '<strong>off</strong>'}</td><td>${f.check === null || (f.count === 0 && f.ok !== false) ? '' : `<a href="${flagLink(f.check)}">users flagged ${esc(f.check)}</a>`}</td></tr>`,
     )
     .join('')}</table>
 <h2>Alarms</h2>${
