@@ -13,6 +13,7 @@ import { readSamples, sampleCatalogue } from './samples.js';
 import { SamplesQuery } from './schemas.js';
 import { searchDialogues } from './search.js';
 import type { IndexedUser, IndexRow, ViewIndex } from './types.js';
+import { readUserMemory } from './user-memory.js';
 import { readUserPage } from './user-page.js';
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -72,6 +73,11 @@ export function createViewApp(options: {
     const user = byId.get(c.req.param('id'));
     if (user === undefined) return c.json({ error: `no user "${c.req.param('id')}" in this run` }, 404);
     return c.json(await readUserPage(runDir, user, facts));
+  });
+  app.get('/api/user/:id/memory', async (c) => {
+    const user = byId.get(c.req.param('id'));
+    if (user === undefined) return c.json({ error: `no user "${c.req.param('id')}" in this run` }, 404);
+    return c.json(await readUserMemory(runDir, user));
   });
   app.get('/api/samples', async (c) => {
     const catalogue = sampleCatalogue(index.samples);

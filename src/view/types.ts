@@ -216,6 +216,18 @@ export interface UserPage {
   goals: Array<{ description: string; states: Array<{ time: string; status: string }> }>;
   sessions: ViewSession[];
   questions: ViewQuestion[];
+  /** Memory targets by task (the memory record's stats); the targets themselves: {@link UserMemoryPage}. */
+  targetCounts: Record<string, number>;
+  /** Whole-user quarantine records (every stage). */
+  userQuarantine: Array<{ stage: string; check: string; reason: string }>;
+  /** Check failures found on this user (rule, judge and dedup examples). */
+  examples: RuleExample[];
+  /** Run files that hold no record of this user. */
+  missing: string[];
+}
+
+/** A user's memory targets and reasoning trajectories (fetched when the reader opens them). */
+export interface UserMemoryPage {
   targets: Array<{ id: string; task: string; turnId: string; time: string; target: string }>;
   trajectories: Array<{
     qaId: string;
@@ -225,10 +237,4 @@ export interface UserPage {
     retrievals: number;
     firstRetrievalHit: boolean;
   }>;
-  /** Whole-user quarantine records (every stage). */
-  userQuarantine: Array<{ stage: string; check: string; reason: string }>;
-  /** Check failures found on this user (rule, judge and dedup examples). */
-  examples: RuleExample[];
-  /** Run files that hold no record of this user. */
-  missing: string[];
 }

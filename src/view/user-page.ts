@@ -62,18 +62,8 @@ interface DialogueRecord {
 
 interface MemoryRecord {
   snapshots?: Array<{ time: string; sessionIndex: number; personality?: { p?: Record<string, number> } }>;
-  traces?: Array<{ id: string; task: string; turnId: string; time: string; gold?: { text?: string } }>;
-  trajectories?: Array<{
-    qaId: string;
-    question: string;
-    messages: string[];
-    answer: string;
-    retrievals: number;
-    firstRetrievalHit: boolean;
-  }>;
+  stats?: { traces?: Record<string, number> };
 }
-
-const TARGET_CHARS = 1200;
 
 /**
  * @example const page = await readUserPage('out/quickstart', entry, facts);
@@ -91,9 +81,7 @@ export async function readUserPage(runDir: string, user: IndexedUser, facts: Run
   const dialogue = await read<DialogueRecord>(DIALOGUE_FILE, user.dialogue);
   const rawMemory = await read<Record<string, unknown>>(MEMORY_FILE, user.memory);
   const memory =
-    rawMemory === null
-      ? null
-      : (decodeUserMemoryFields(rawMemory, ['snapshots', 'traces', 'trajectories']) as MemoryRecord);
+    rawMemory === null ? null : (decodeUserMemoryFields(rawMemory, ['snapshots']) as MemoryRecord);
 
   // What validation took out of this user.
   const turnRemoval = new Map<string, Removal>();
@@ -204,21 +192,7 @@ export async function readUserPage(runDir: string, user: IndexedUser, facts: Run
     goals: (plan?.goals ?? []).map((g) => ({ description: g.description, states: g.states ?? [] })),
     sessions,
     questions,
-    targets: (memory?.traces ?? []).map((t) => ({
-      id: t.id,
-      task: t.task,
-      turnId: t.turnId,
-      time: t.time,
-      target: (t.gold?.text ?? '').slice(0, TARGET_CHARS),
-    })),
-    trajectories: (memory?.trajectories ?? []).map((t) => ({
-      qaId: t.qaId,
-      question: t.question,
-      messages: t.messages,
-      answer: t.answer,
-      retrievals: t.retrievals,
-      firstRetrievalHit: t.firstRetrievalHit,
-    })),
+    targetCounts: memory?.stats?.traces ?? {},
     userQuarantine: facts.quarantine
       .filter((r) => r.userId === user.userId && r.unit === null)
       .map((r) => ({ stage: r.stage, check: r.check, reason: r.reason })),

@@ -67,7 +67,7 @@ beforeAll(async () => {
   // A turn of that user to find on its page: the first of its first session.
   const first = dialogue.sessions[0].turns[0];
   known = { turnId: first.id, text: first.text.replace(/^<image>\s*/, '').slice(0, 60) };
-  // A question whose evidence turns stand (not the planted one): the last such in the plan.
+  // A question whose evidence turns stand (not the planted one).
   const slotTurns = new Map<string, string[]>();
   for (const t of turns) for (const id of t.slots) slotTurns.set(id, [...(slotTurns.get(id) ?? []), t.id]);
   const asked = plan.qa
@@ -76,7 +76,13 @@ beforeAll(async () => {
       evidence: qa.evidenceSlotIds.flatMap((id: string) => slotTurns.get(id) ?? []),
     }))
     .filter((qa: { evidence: string[] }) => qa.evidence.length > 0 && !qa.evidence.includes(target.id));
-  question = asked[asked.length - 1];
+  // The one whose evidence sits furthest down the dialogue (the page must scroll there).
+  const position = new Map(turns.map((t, i) => [t.id as string, i]));
+  const depth = (qa: { evidence: string[] }) => position.get(qa.evidence[0]!) ?? 0;
+  question = asked.reduce((a: { evidence: string[] }, b: { evidence: string[] }) =>
+    depth(b) > depth(a) ? b : a,
+  );
+  expect(depth(question)).toBeGreaterThan(turns.length / 2);
 }, 300_000);
 
 afterAll(async () => {
@@ -213,6 +219,14 @@ describe('persona-forge view', () => {
         expect(await page.locator('.turn img').count()).toBeGreaterThan(0);
         expect(await page.locator('.turn.planned .slot').count()).toBeGreaterThan(0);
         expect(await page.locator('.turn.noise').count()).toBeGreaterThan(0);
+
+        // Memory targets and trajectories, fetched when opened.
+        await page.locator('details.lazy[data-task="semantic_write"] summary').click();
+        await expect
+          .poll(() => page.locator('details.lazy[data-task="semantic_write"] .target').count())
+          .toBeGreaterThan(0);
+        await page.locator('details.lazy[data-task=""] summary').click();
+        await expect.poll(() => page.locator('.trajectory').count()).toBeGreaterThan(0);
 
         // A question: clicking it lands on its evidence turn.
         await page.locator(`[id="q-${question.id}"]`).click();

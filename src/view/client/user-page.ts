@@ -4,7 +4,7 @@
  * images, noise and removed units marked), the questions (a click scrolls to their evidence),
  * memory targets and trajectories.
  */
-import type { Removal, UserPage, ViewQuestion, ViewSession, ViewTurn } from '../types.js';
+import type { Removal, UserMemoryPage, UserPage, ViewQuestion, ViewSession, ViewTurn } from '../types.js';
 import { esc, getJson, hashQuery, nav, when } from './html.js';
 
 const removed = (r: Removal | null) =>
@@ -54,10 +54,10 @@ function questionHtml(q: ViewQuestion): string {
 <div class="meta">evidence: ${q.evidenceTurns.length === 0 ? 'none' : q.evidenceTurns.map(esc).join(', ')}</div>${removed(q.dropped)}</li>`;
 }
 
-const targetHtml = (t: UserPage['targets'][number]) =>
+const targetHtml = (t: UserMemoryPage['targets'][number]) =>
   `<div class="target"><div class="meta"><a href="#" class="unit-link" data-at="${esc(t.turnId)}">${esc(t.turnId)}</a> · ${esc(when(t.time))}</div><pre>${esc(t.target)}</pre></div>`;
 
-const trajectoryHtml = (t: UserPage['trajectories'][number]) =>
+const trajectoryHtml = (t: UserMemoryPage['trajectories'][number]) =>
   `<details class="trajectory"><summary>${esc(t.qaId)} · ${t.retrievals} retrievals${t.firstRetrievalHit ? '' : ' · first retrieval missed'}</summary><p>${esc(t.question)}</p>${t.messages.map((m) => `<pre>${esc(m)}</pre>`).join('')}</details>`;
 
 /** Marks the evidence turns of a question and scrolls the first into view. */
@@ -82,8 +82,7 @@ export async function renderUserPage(root: HTMLElement, userId: string): Promise
       .map((t) => ({ id: t.id, at: t.id, r: t.quarantined as Removal })),
   ]);
   const dropped = page.questions.filter((q) => q.dropped !== null);
-  const byTask = new Map<string, UserPage['targets']>();
-  for (const t of page.targets) byTask.set(t.task, [...(byTask.get(t.task) ?? []), t]);
+  const targetTotal = Object.values(page.targetCounts).reduce((a, b) => a + b, 0);
   root.innerHTML = `${nav('')}
 <h1>${esc(page.userId)} <small>${esc(page.split)}${page.persona === null ? '' : ` · ${esc(page.persona.name)}`}</small>${page.quarantine === 'user' ? ' <span class="badge bad">quarantined user</span>' : ''}</h1>
 ${page.persona === null ? '' : `<p class="persona">${esc(page.persona.description)}</p>`}
@@ -97,19 +96,32 @@ ${page.charts === null ? '' : `<section><h2>Plan</h2><figure data-chart="timelin
 <ul>${page.goals.map((g) => `<li>goal: ${esc(g.description)} — ${g.states.map((s) => `${esc(when(s.time))} ${esc(s.status)}`).join(', ')}</li>`).join('')}</ul></details>
 <div class="columns"><div class="dialogue"><h2>Dialogue</h2>${page.sessions.map(sessionHtml).join('')}</div>
 <div class="side"><h2>Questions (${page.questions.length})</h2><ol class="questions">${page.questions.map(questionHtml).join('')}</ol>
-<h2>Memory targets (${page.targets.length})</h2>${[...byTask].map(([task, list]) => `<details class="lazy" data-lazy="targets:${esc(task)}"><summary>${esc(task)} (${list.length})</summary></details>`).join('')}
-<h2>Trajectories (${page.trajectories.length})</h2><details class="lazy" data-lazy="trajectories"><summary>the reasoning of every question</summary></details>
+<h2>Memory targets (${targetTotal})</h2>${Object.entries(page.targetCounts)
+    .map(
+      ([task, n]) =>
+        `<details class="lazy" data-task="${esc(task)}"><summary>${esc(task)} (${n})</summary></details>`,
+    )
+    .join('')}
+<h2>Trajectories</h2><details class="lazy" data-task=""><summary>the reasoning of every question</summary></details>
 </div></div>`;
-  // Memory targets and trajectories are drawn when opened: most readers never open most of them.
-  const lazy = new Map<string, () => string>([
-    ...[...byTask].map(([task, list]) => [`targets:${task}`, () => list.map(targetHtml).join('')] as const),
-    ['trajectories', () => page.trajectories.map(trajectoryHtml).join('')],
-  ]);
+  // Memory targets and trajectories are fetched and drawn when opened: most readers open few.
+  let memory: Promise<UserMemoryPage> | null = null;
   for (const details of root.querySelectorAll<HTMLDetailsElement>('details.lazy'))
-    details.addEventListener('toggle', () => {
+    details.addEventListener('toggle', async () => {
       if (!details.open || details.dataset.drawn === '1') return;
       details.dataset.drawn = '1';
-      details.insertAdjacentHTML('beforeend', lazy.get(details.dataset.lazy ?? '')?.() ?? '');
+      memory ??= getJson<UserMemoryPage>(`/api/user/${encodeURIComponent(page.userId)}/memory`);
+      const { targets, trajectories } = await memory;
+      const task = details.dataset.task ?? '';
+      details.insertAdjacentHTML(
+        'beforeend',
+        task === ''
+          ? trajectories.map(trajectoryHtml).join('')
+          : targets
+              .filter((t) => t.task === task)
+              .map(targetHtml)
+              .join(''),
+      );
     });
   root.onclick = onClick;
   root.onkeydown = (event) => {
