@@ -23,6 +23,8 @@ export interface ViewServer {
   users: number;
   /** Whether the index was read from beside the run or built now. */
   index: 'reused' | 'built';
+  /** Seconds spent building or reading the index. */
+  indexSeconds: number;
   /** False when the run folder could not take the index (it is then rebuilt next time). */
   indexSaved: boolean;
   close(): Promise<void>;
@@ -38,7 +40,9 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const info = await stat(runDir).catch(() => null);
   if (info === null || !info.isDirectory()) throw new InputError(runDir, 'not a run directory');
   const facts = await readRunFacts(runDir);
+  const started = performance.now();
   const loaded = await loadIndex(runDir, facts);
+  const indexSeconds = (performance.now() - started) / 1000;
   if (loaded.index.users.length === 0)
     throw new InputError(
       runDir,
@@ -74,6 +78,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`,
     users: loaded.index.users.length,
     index: loaded.source,
+    indexSeconds,
     indexSaved: loaded.saved,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -94,12 +94,12 @@ describe('persona-forge view', () => {
     const first = await startView(run);
     await first.stop();
     expect(first.banner).toMatch(
-      new RegExp(`${users} users \\(index built\\) on http://127\\.0\\.0\\.1:\\d+`),
+      new RegExp(`${users} users \\(index built in [\\d.]+ s\\) on http://127\\.0\\.0\\.1:\\d+`),
     );
     expect(existsSync(join(run, '.view/index.json'))).toBe(true);
     const second = await startView(run);
     await second.stop();
-    expect(second.banner).toContain('(index reused)');
+    expect(second.banner).toContain('(index reused in');
     const manifestPath = join(run, 'manifest.json');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Json;
     await writeFile(
@@ -108,7 +108,7 @@ describe('persona-forge view', () => {
     );
     const third = await startView(run);
     await third.stop();
-    expect(third.banner).toContain('(index built)');
+    expect(third.banner).toContain('(index built in');
   }, 120_000);
 
   it('is read-only, serves only the run images, and names a user it does not know', async () => {

@@ -26,7 +26,7 @@ export function registerViewCommand(program: Command): void {
           `warning: could not save the index in ${runDir}/.view; it will be built again next time`,
         );
       console.log(
-        `persona-forge view: ${server.users} users (index ${server.index === 'built' ? 'built' : 'reused'}) on ${server.url}  (read-only; stop with Ctrl-C)`,
+        `persona-forge view: ${server.users} users (index ${server.index === 'built' ? 'built' : 'reused'} in ${server.indexSeconds.toFixed(2)} s) on ${server.url}  (read-only; stop with Ctrl-C)`,
       );
       await new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());
