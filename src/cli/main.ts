@@ -4,6 +4,7 @@ import { registerDataCommands } from './commands/data.js';
 import { registerEvalCommand } from './commands/eval.js';
 import { registerScaleCommands } from './commands/scale.js';
 import { registerToolCommands } from './commands/tools.js';
+import { registerViewCommand } from './commands/view.js';
 
 /**
  * The `persona-forge` command line: argv → one library call → formatted output. All behaviour
@@ -24,6 +25,7 @@ export function createProgram(options: { json?: boolean } = {}): Command {
   registerToolCommands(program);
   registerEvalCommand(program);
   registerScaleCommands(program);
+  registerViewCommand(program);
   return program;
 }
 
