@@ -290,9 +290,10 @@ class RewardClient:
     def limits(self):
         limits = self.functions().get("limits") or {}
         body = int(limits.get("bodyLimitBytes") or _DEFAULT_BODY_LIMIT)
+        # PERSONA_FORGE_MAX_BYTES wins (a value over the server's limit gets its 413).
         max_bytes = self.max_bytes if self.max_bytes else max(64 * 1024, body - 64 * 1024)
         max_items = min(max(1, self.batch_size), int(limits.get("maxItems") or 4096))
-        return min(max_bytes, body), max_items, body
+        return max_bytes, max_items, body
 
     def post(self, path, body, data=None):
         data = data if data is not None else json.dumps(body).encode("utf-8")

@@ -70,7 +70,7 @@ def _started(process, pattern, what):
         seen.append(line)
         match = re.search(pattern, line)
         if match:
-            return match.group(1)
+            return match.group(1), "".join(seen)
     process.kill()
     raise RuntimeError("%s did not start: %s" % (what, "".join(seen)[-2000:]))
 
@@ -80,7 +80,7 @@ def start_binary(token_env="PF_BIN_TOKEN"):
     with a rewards.yaml naming it: the shipped binary as the README runs it."""
     binary = os.path.join(REPO, "bin", "persona-forge.js")
     judge = subprocess.Popen(["node", binary, "dev", "fake-llm", "--port", "0", "--model", "fake-judge"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    judge_url = _started(judge, r"server on (http://\S+?)[ ;(]", "persona-forge dev fake-llm")
+    judge_url, _ = _started(judge, r"server on (http://\S+?)[ ;(]", "persona-forge dev fake-llm")
     folder = tempfile.mkdtemp(prefix="pf-python-serve-")
     config = os.path.join(folder, "rewards.yaml")
     with open(config, "w", encoding="utf-8") as handle:
@@ -91,8 +91,8 @@ def start_binary(token_env="PF_BIN_TOKEN"):
         )
     env = dict(os.environ, **{token_env: TOKEN})
     serve = subprocess.Popen(["node", binary, "serve", "--config", config, "--port", "0", "--token-env", token_env], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = _started(serve, r"reward server on (http://\S+?) ", "persona-forge serve")
-    return {"url": url, "process": serve, "judge": judge, "judge_url": judge_url, "folder": folder}
+    url, printed = _started(serve, r"reward server on (http://\S+?) ", "persona-forge serve")
+    return {"url": url, "process": serve, "judge": judge, "judge_url": judge_url, "folder": folder, "printed": printed}
 
 
 def stop_binary(server):

@@ -167,9 +167,8 @@ export function trainerRewards(
   const filled = values.map((value, index) => {
     if (value !== null) return value;
     if (typeof policy !== 'string') return policy.value;
-    return round(groupMean(index) ?? constant);
+    // Not rounded: the fill is the group's mean exactly, so its advantage is exactly 0.
+    return groupMean(index) ?? constant;
   });
   return { rewards: filled, policy: policyName(policy), filled: failedIndexes.length, codes };
 }
-
-const round = (value: number) => Math.round(value * 10_000) / 10_000;

@@ -7,7 +7,7 @@
  *     [--offline-judge | --judge-down | --judge-flaky] [--on-failure JSON] [--body-limit BYTES] [--group-size N]
  *
  * `--judge-down` points the judge at a port nothing listens on (an outage); `--judge-flaky` makes
- * the judge's first call answer HTTP 500 (a transient fault) and every call holding an item with
+ * the judge's first packed call answer HTTP 500 (a transient fault) and every call holding an item with
  * the word FLAKY answer 500 (an item the judge keeps failing); `--on-failure` is the `onFailure`
  * section of rewards.yaml as JSON.
  */
@@ -42,9 +42,9 @@ let judgeCalls = 0;
 const judgeAnswer = (request: FakeChatRequest) => {
   const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
   const user = request.messages.find((message) => message.role === 'user')?.content ?? '';
-  if (values['judge-flaky'] && (judgeCalls++ === 0 || user.includes('FLAKY')))
-    throw new Error('flaky judge: HTTP 500');
   const ids = [...user.matchAll(/### Item (\d+)/g)].map((match) => Number(match[1]));
+  if (values['judge-flaky'] && ((ids.length > 1 && judgeCalls++ === 0) || user.includes('FLAKY')))
+    throw new Error('flaky judge: HTTP 500');
   return {
     results: ids.map((id) => (system.includes('"label"') ? { id, label: 'CORRECT' } : { id, score: 1 })),
   };
