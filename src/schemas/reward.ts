@@ -112,7 +112,7 @@ export const RewardResponse = z
   .strict();
 export type RewardResponse = z.infer<typeof RewardResponse>;
 
-/** OpenRLHF's remote reward contract (`--remote_rm_url`). */
+/** OpenRLHF's remote reward contract (v0.11 `--reward.remote_url`; `--remote_rm_url` before). */
 export const OpenRlhfRequest = z
   .object({
     query: z.array(z.string()).min(1, 'query must hold at least one item (empty batch)'),
