@@ -13,8 +13,8 @@ import {
   type RewardServerConfigInput,
 } from '../schemas/reward.js';
 import { createConfiguredJudge } from './configured-judge.js';
-import { groupKey, type OutsideScores, trainerRewards } from './failure-policy.js';
-import { GroupGate } from './group-gate.js';
+import { type OutsideScores, trainerRewards } from './failure-policy.js';
+import { GroupGate, openRlhfGroups } from './group-gate.js';
 import type { Judge } from './judge.js';
 import { createJudgeCache, type JudgeCache } from './judge-cache.js';
 import { createJudgeHealth } from './judge-health.js';
@@ -346,38 +346,6 @@ const PATH_TOKEN = /^\/t\/([^/]+)(\/.*)?$/;
 function reason(c: Context, text: string): void {
   const outgoing = (c.env as { outgoing?: { statusMessage?: string } } | undefined)?.outgoing;
   if (outgoing !== undefined) outgoing.statusMessage = text.replace(/[^\x20-\x7e]/g, ' ').slice(0, 200);
-}
-
-/**
- * Registers a `/get_reward` request with the OpenRLHF group gate: each group (the prompt) adds
- * its scored values; a request with a failed item waits for the rest of its group and gets the
- * siblings' scores to be neutral against.
- */
-async function openRlhfGroups(
-  gate: GroupGate,
-  groupSize: number,
-  request: RewardRequest,
-  response: RewardResponse,
-): Promise<OutsideScores> {
-  const byGroup = new Map<string, { scored: number[]; items: number; failed: boolean }>();
-  request.items.forEach((item, index) => {
-    const key = groupKey(item);
-    if (key === undefined) return;
-    const entry = byGroup.get(key) ?? { scored: [], items: 0, failed: false };
-    const value = response.rewards[index];
-    entry.items++;
-    if (value === null || value === undefined) entry.failed = true;
-    else entry.scored.push(value);
-    byGroup.set(key, entry);
-  });
-  const outside = new Map<string, { sum: number; count: number }>();
-  await Promise.all(
-    [...byGroup].map(async ([key, entry]) => {
-      if (!entry.failed) return gate.arrive(key, groupSize, entry.scored, entry.items);
-      outside.set(key, await gate.wait(key, groupSize, entry.scored, entry.items));
-    }),
-  );
-  return outside;
 }
 
 /** Deepest JSON nesting a request may have: the real shapes need under 10. */

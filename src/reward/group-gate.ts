@@ -1,3 +1,6 @@
+import type { RewardRequest, RewardResponse } from '../schemas/reward.js';
+import { groupKey, type OutsideScores } from './failure-policy.js';
+
 /**
  * OpenRLHF's prompt groups across requests. OpenRLHF (v0.11 `SingleTurnAgentExecutor`) scores each
  * of a prompt's `n_samples_per_prompt` completions in its own `/get_reward` request, all at once
@@ -93,4 +96,36 @@ interface OpenGroup {
   sum: number;
   count: number;
   waiters: Set<(total: { sum: number; count: number }) => void>;
+}
+
+/**
+ * Registers a `/get_reward` request with the OpenRLHF group gate: each group (the prompt) adds
+ * its scored values; a request with a failed item waits for the rest of its group and gets the
+ * siblings' scores to be neutral against.
+ */
+export async function openRlhfGroups(
+  gate: GroupGate,
+  groupSize: number,
+  request: RewardRequest,
+  response: RewardResponse,
+): Promise<OutsideScores> {
+  const byGroup = new Map<string, { scored: number[]; items: number; failed: boolean }>();
+  request.items.forEach((item, index) => {
+    const key = groupKey(item);
+    if (key === undefined) return;
+    const entry = byGroup.get(key) ?? { scored: [], items: 0, failed: false };
+    const value = response.rewards[index];
+    entry.items++;
+    if (value === null || value === undefined) entry.failed = true;
+    else entry.scored.push(value);
+    byGroup.set(key, entry);
+  });
+  const outside = new Map<string, { sum: number; count: number }>();
+  await Promise.all(
+    [...byGroup].map(async ([key, entry]) => {
+      if (!entry.failed) return gate.arrive(key, groupSize, entry.scored, entry.items);
+      outside.set(key, await gate.wait(key, groupSize, entry.scored, entry.items));
+    }),
+  );
+  return outside;
 }

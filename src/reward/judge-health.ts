@@ -27,7 +27,8 @@ export interface JudgeHealthOptions {
 
 /**
  * Probes the judge endpoint with one tiny chat request (`ping`, one token, never cached) and
- * reuses the answer for `ttlMs`, so `/health` says `available: false` with the error when the
+ * reuses the answer for `ttlMs` (a judge that answered a scoring call within `ttlMs` counts as up
+ * without a probe), so `/health` says `available: false` with the error when the
  * judge is down instead of trusting the configuration. Concurrent health checks share one probe.
  *
  * @example const health = createJudgeHealth({ llm, judge, role: 'judge' }); (await health()).available
@@ -66,6 +67,12 @@ export function createJudgeHealth(options: JudgeHealthOptions): () => Promise<Ju
         error: `no judge endpoint: llm role "${role}" has none (set llm.roles.${role}, or judge.allowOffline: true)`,
         checked_ms_ago: 0,
       };
+    }
+    // A judge that answered a scoring call within the TTL is up: a probe would only queue behind
+    // the training's own judge calls (the llm layer's concurrency gate) and could time out.
+    const answered = judge.stats().lastAnswerAt;
+    if (answered !== null && performance.now() - answered <= ttlMs) {
+      return { ...base, available: true, checked_ms_ago: Math.round(performance.now() - answered) };
     }
     if (last === undefined || now() - last.at > ttlMs) {
       probing ??= probe().finally(() => {

@@ -27,6 +27,8 @@ export interface JudgeStats {
   cacheMisses: number;
   /** Items re-asked alone after their packed call failed. */
   singleRetries: number;
+  /** `performance.now()` of the last call the judge answered, or null before any. */
+  lastAnswerAt: number | null;
 }
 
 export interface Judge {
@@ -78,6 +80,7 @@ export function createJudge(options: JudgeOptions): Judge {
     cacheHits: 0,
     cacheMisses: 0,
     singleRetries: 0,
+    lastAnswerAt: null,
   };
   const queues = new Map<JudgeKind, Pending[]>();
   const inFlight = new Map<string, Promise<JudgeOutcome>>();
@@ -121,6 +124,7 @@ export function createJudge(options: JudgeOptions): Judge {
       return fail('judge_error', `judge call failed: ${(error as Error).message}`);
     }
     stats.pendingCalls--;
+    stats.lastAnswerAt = performance.now();
     const byId = new Map(answer.results.map((result) => [result.id, result]));
     const missing: Pending[] = [];
     batch.forEach((entry, id) => {

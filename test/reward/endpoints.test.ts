@@ -17,6 +17,12 @@ describe('other endpoints', () => {
     clock = 6000;
     await app.request('/health');
     expect(llm.chatCalls).toBe(2); // older than judge.healthTtlMs (5 s): probed again
+    // A judge that just answered a scoring call is up: no probe queues behind the training's calls.
+    const busy = createStubLlm();
+    const busyApp = createRewardApp({ llm: busy });
+    await post(busyApp, '/v1/rewards', { reward: 'consistency', items: [{ completion: THINK_ANSWER('x') }] });
+    expect(await read(await busyApp.request('/health'))).toMatchObject({ judge: { available: true } });
+    expect(busy.chatCalls).toBe(0);
     const down = createRewardApp({ llm: createStubLlm({ chatError: 'connect ECONNREFUSED 127.0.0.1:9' }) });
     const response = await down.request('/health');
     expect(response.status).toBe(200);
