@@ -101,7 +101,10 @@ describe('onFailure policy', () => {
       config(),
     );
     expect(down.rewards).toBeNull();
-    expect(down.reason).toMatch(/judge answered none of the 2 judge items/);
+    expect(down.reason).toMatch(/judge answered none of the judge items of the batch \(2× judge_error\)/);
+    // A judge too slow for the request's deadline: the same (timeouts are judge items).
+    const slow = trainerRewards(response([1, 0, null, null], 'timeout'), items, 'accuracy', config());
+    expect(slow.rewards).toBeNull();
     // One verdict came back (a flaky judge): the failed item is neutral in its group.
     const flaky = trainerRewards(
       response([1, 0, 0.5, null], 'judge_error', { items: 2, failed: 1 }),

@@ -148,7 +148,8 @@ export function trainerRewards(
   const verdicts = usage.judge_items + usage.cache_hits - judgeFailed;
   // Scores from the group's other requests (OpenRLHF) prove the judge answered them.
   const outsideScored = [...(outside?.values() ?? [])].some((entry) => entry.count > 0);
-  const judgeDown = judgeFailed > 0 && verdicts <= 0 && !outsideScored;
+  // Timeouts are judge items too (only judge calls can outlive the request's deadline).
+  const judgeDown = (judgeFailed > 0 || (codes.timeout ?? 0) > 0) && verdicts <= 0 && !outsideScored;
   const anyScored = batchCount > 0 || failedIndexes.some((index) => groupMean(index) !== undefined);
   if (config.whenAllFailed === 'fail' && typeof policy === 'string') {
     if (!anyScored) {
@@ -158,7 +159,7 @@ export function trainerRewards(
     }
     if (judgeDown) {
       return refuse(
-        `the judge answered none of the ${judgeFailed} judge items of the batch (${summary}): it is down or failing; only rule scores are left, so onFailure.whenAllFailed "fail" refuses the batch`,
+        `the judge answered none of the judge items of the batch (${summary}): it is down, failing or too slow; only rule scores are left, so onFailure.whenAllFailed "fail" refuses the batch`,
       );
     }
   }
