@@ -602,6 +602,9 @@ class PfRetrievalScheduler(MultiTurnScheduler):
             block = self._fetch(infer_request, _completion(response_choice))
         result = {"infer_request": infer_request}
         if block is None:
+            # No new turn: ms-swift continues the same assistant message, so the final ids may be
+            # merged into this turn's — never repair such a trajectory.
+            self._ids_returned[id(infer_request)] = float("-inf")
             return result
         infer_request.messages.append({"role": self.role, "content": block})
         result["rollout_infos"] = {"pf_retrievals": _retrieve_turns(infer_request.messages)}
@@ -637,7 +640,7 @@ class PfRetrievalScheduler(MultiTurnScheduler):
         choices = getattr(response, "choices", None) or []
         final = list(getattr(choices[0], "token_ids", None) or []) if choices else []
         # Only when the ids hold exactly the step() turns: the final turn was left out.
-        if not returned or not final or ids is None or len(ids) != returned:
+        if returned < 1 or not final or ids is None or len(ids) != returned:
             return
         ids.append(final)
         masks = getattr(output, "response_loss_mask", None)
