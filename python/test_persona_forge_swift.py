@@ -15,7 +15,8 @@ import threading
 import time
 import unittest
 
-from pf_test_support import TOKEN, Choice, InferRequest, ScriptedEngine, StandInAsyncORM, env_var, load_plugin, start_server, stop_server
+from pf_test_support import TOKEN, env_var, load_plugin, start_server, stop_server
+from swift_standins import Choice, InferRequest, ScriptedEngine, StandInAsyncORM
 
 SERVER = {}
 

@@ -1,47 +1,28 @@
-"""The trainers' call paths replayed against the live reward server (stdlib only).
+"""ms-swift's call paths replayed against the live reward server (stdlib only).
 
-Each test drives ``persona_forge_swift`` (or the HTTP contract) through a stand-in of the
-upstream code written from its source (``pf_test_support``: ms-swift 3602360a, OpenRLHF v0.11.0)
-in the real call order, with the judge up, down and flaky:
+``persona_forge_swift`` driven through stand-ins of ms-swift's own code (``swift_standins.py``,
+written from ms-swift 3602360a) in the real call order, with the judge up, down and flaky:
 
 * multi-turn GRPO in server mode (``MultiTurnScheduler.run``) and colocate mode (``run_multi_turn``):
   every assistant turn trains on its own token ids;
 * ``compute_rewards_per_func`` + nansum + group advantages by ``prompt_id``: a failed item's
   advantage is 0 within its own prompt group;
-* OpenRLHF's remote reward client with default flags (empty labels), with a token, and with a
-  prompt's samples scored concurrently in separate requests;
 * 512 PersonaVLM RL rows per rank (with their ~26–50 KB memory snapshots) without a 413.
 """
 
 import asyncio
 import json
 import logging
-import os
 import random
-import shutil
-import subprocess
-import tempfile
-import time
 import unittest
-import urllib.error
 import urllib.request
 
-from pf_test_support import (
-    REPO,
-    TOKEN,
-    Choice,
+from pf_test_support import TOKEN, env_var, load_plugin, start_server, stop_server
+from swift_standins import (
     InferRequest,
     ScriptedEngine,
     colocate_run_multi_turn,
-    load_plugin,
-    openrlhf_generate_responses,
-    openrlhf_post,
-    openrlhf_single_turn,
     replace_assistant_response_with_ids,
-    start_binary,
-    start_server,
-    stop_binary,
-    stop_server,
     swift_advantages,
     swift_rewards,
     swift_rewards_per_func,
@@ -303,181 +284,8 @@ class LargeBatchTest(unittest.TestCase):
         self.assertRegex(str(caught.exception), r"request too large: \d{8} bytes")
         self.assertIn("8388608", str(caught.exception))
         # Even with PERSONA_FORGE_ON_ERROR=neutral a 413 is not turned into zeros.
-        from pf_test_support import env_var
-
         with env_var("PERSONA_FORGE_ON_ERROR", "neutral"), self.assertRaises(self.module.RewardServerError):
             swift_rewards([self.module.PfPersona(client=big)], completions, kwargs)
-
-
-class ExportedRlRowsTest(unittest.TestCase):
-    """RL rows as ``persona-forge run pipelines/quickstart.yaml`` exports them — image-bearing
-    ones included — through the GRPO reward path and the retrieval environment."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="pf-python-export-")
-        out = os.path.join(cls.work, "run")
-        subprocess.run(["node", os.path.join(REPO, "bin", "persona-forge.js"), "run", os.path.join(REPO, "pipelines", "quickstart.yaml"), "--out", out, "--quiet"], cwd=cls.work, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
-        cls.rows = []
-        for split in ("train", "test"):
-            with open(os.path.join(out, "export", "rl", split + ".jsonl"), encoding="utf-8") as handle:
-                cls.rows.extend(json.loads(line) for line in handle if line.strip())
-        cls.export = os.path.join(out, "export")
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def setUp(self):
-        self.module, self.registry = load_plugin("4.x")
-
-    def image_rows(self):
-        rows = [row for row in self.rows if row["images"]]
-        self.assertGreater(len(rows), 0, "the quickstart export has no image-bearing RL row")
-        return rows
-
-    def test_image_rows_score_in_grpo_groups(self):
-        rows = [row for row in self.rows if row["answer_type"] == "mc"][:6] + self.image_rows()
-        completions, kwargs = [], {"trainer_state": object()}
-        prompt_ids = []
-        for p, row in enumerate(rows):
-            wrong = next(c.split(" ")[0] for c in row["choices"] if not c.startswith(row["solution"])) if row["choices"] else "I do not know."
-            for g, answer in enumerate([row["solution"], row["solution"], wrong, row["solution"]]):
-                completion = "<think>memory says so</think><answer>%s</answer>" % answer if g < 3 else answer
-                completions.append(completion)
-                # ms-swift's reward row: the rollout's messages, the standard image field, the dataset columns.
-                sample = dict(row, messages=row["messages"] + [{"role": "assistant", "content": completion}], images=[{"path": path} for path in row["images"]], prompt_id="prompt_%d" % p, request_id="chatcmpl-%d-%d" % (p, g))
-                for key, value in sample.items():
-                    kwargs.setdefault(key, []).append(value)
-                prompt_ids.append("prompt_%d" % p)
-        for path in self.image_rows()[0]["images"]:
-            self.assertTrue(os.path.exists(os.path.join(self.export, path)), path)
-        rewards = swift_rewards([self.module.PfPersonaVLM(client=client(self.module, batch_size=4096))], completions, kwargs)
-        advantages = swift_advantages(rewards, prompt_ids)
-        first_image = len(rows) - len(self.image_rows())
-        self.assertTrue(all(r == r for r in rewards))
-        for p in range(len(rows)):
-            group = rewards[4 * p : 4 * p + 4]
-            self.assertEqual(group[0], group[1])
-            self.assertGreater(group[0], group[3], rows[p]["id"])  # the untagged answer loses format credit
-            if rows[p]["answer_type"] == "mc":  # (open answers: this test's judge calls every one correct)
-                self.assertGreater(group[0], group[2], rows[p]["id"])  # the right letter beats a wrong one
-        self.assertTrue(any(abs(a) > 0.5 for a in advantages[4 * first_image :]))
-
-    def test_retrieval_serves_an_image_rows_own_memory_snapshot(self):
-        row = self.image_rows()[0]
-        engine = ScriptedEngine()
-        scheduler = self.registry["multi_turns"]["pf_retrieval"](engine, max_turns=4, client=client(self.module))
-        request = InferRequest(dict(row))
-        request.messages = [dict(m) for m in row["messages"]]
-        keywords = row["messages"][-1]["content"].split("] ", 1)[-1].split("\n")[0].replace('"', "")  # the question itself
-        engine.add(request, [(RETRIEVE % keywords, [1, 2, 3]), ("<think>it is in memory</think><answer>%s</answer>" % row["solution"], [4, 5])])
-        output = asyncio.run(scheduler.run(request, None))
-        memory = [m["content"] for m in request.messages if m["role"] == "user" and m["content"].startswith("<memory>")]
-        self.assertEqual(len(memory), 1)
-        self.assertNotIn("failed", memory[0])
-        self.assertGreater(len(memory[0]), len("<memory>\n\n</memory>"))
-        self.assertEqual(output.response_token_ids, [[1, 2, 3], [4, 5]])
-
-
-QWEN = "<|im_start|>system\nAnswer with the letter.<|im_end|>\n<|im_start|>user\n" + MC_QUESTION + "<|im_end|>\n<|im_start|>assistant\n"
-LABEL = json.dumps({"solution": "(b)", "choices": ["(a) Sketching", "(b) Painting"]})
-
-
-class OpenRlhfReplayTest(unittest.TestCase):
-    """OpenRLHF v0.11 ``SingleTurnAgentExecutor`` + its ``_post_request`` client."""
-
-    def url(self, server, suffix="/t/%s/get_reward" % TOKEN):
-        return SERVERS[server]["url"] + suffix
-
-    def test_default_flags_get_a_400_naming_the_label_flag(self):
-        # --data.label_key unset: every label is "" (prompts_dataset.preprocess_data).
-        result = openrlhf_single_turn(self.url("up"), QWEN + "<think>x</think><answer>(b)</answer><|im_end|>", QWEN, "")
-        self.assertIsNone(result["reward"])
-        seen = result["error"].seen
-        self.assertEqual(len(seen), 5)
-        self.assertTrue(all(line.startswith("400, message=") and "--data.label_key solution" in line for line in seen), seen)
-
-    def test_a_token_in_the_path_or_query_works_and_headers_are_not_needed(self):
-        query = QWEN + "<think>the user said painting</think><answer>(b)</answer><|im_end|>"
-        for suffix in ("/t/%s/get_reward" % TOKEN, "/get_reward?token=%s" % TOKEN):
-            experience = openrlhf_single_turn(self.url("up", suffix), query, QWEN, LABEL)
-            self.assertEqual(experience["reward"], [[2.5]])
-            self.assertEqual(experience["score"], [[1]])  # scores in [0, 1]: 2.5 over personavlm's 0–2.5
-        refused = openrlhf_single_turn(self.url("up", "/get_reward"), query, QWEN, LABEL)
-        self.assertTrue(refused["error"].seen[0].startswith("401"))
-
-    def test_scores_stay_in_zero_one_for_dynamic_filtering(self):
-        for completion in ["<think>x</think><answer>(b)</answer>", "<think>x</think><answer>(a)</answer>", "(a)"]:
-            experience = openrlhf_single_turn(self.url("up"), QWEN + completion + "<|im_end|>", QWEN, LABEL)
-            self.assertGreaterEqual(experience["score"][0][0], 0)
-            self.assertLessEqual(experience["score"][0][0], 1)
-
-    def test_a_failed_sample_is_neutral_among_its_prompts_samples(self):
-        # n_samples_per_prompt = 4 (the flaky server is told group_size 4); one sample's judge call fails.
-        completions = [
-            "<think>the user said painting</think><answer>(b)</answer><|im_end|>",
-            "<think>FLAKY</think><answer>(b)</answer><|im_end|>",
-            "<think>hm</think><answer>(a)</answer><|im_end|>",
-            "(a)<|im_end|>",
-        ]
-        experiences = openrlhf_generate_responses(self.url("flaky"), QWEN, LABEL, completions)
-        rewards = [e["reward"][0][0] for e in experiences]
-        self.assertEqual([e["pf_failed"][0][0] for e in experiences], [0, 1, 0, 0])
-        # OpenRLHF's group baseline (reward − group mean): the failed sample's advantage is 0.
-        mean = sum(rewards) / 4
-        self.assertAlmostEqual(rewards[1] - mean, 0.0, places=3)
-
-    def test_judge_down_is_a_503_with_its_reason(self):
-        started = time.monotonic()
-        result = openrlhf_single_turn(self.url("down"), QWEN + "<think>x</think><answer>(b)</answer>", QWEN, LABEL)
-        self.assertIsNone(result["reward"])
-        self.assertTrue(all(line.startswith("503, message='reward failed:") for line in result["error"].seen), result["error"].seen)
-        self.assertLess(time.monotonic() - started, 60)
-
-
-class BinaryServeTest(unittest.TestCase):
-    """``persona-forge serve`` (the shipped binary) with ``persona-forge dev fake-llm`` as judge."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = start_binary()
-
-    @classmethod
-    def tearDownClass(cls):
-        stop_binary(cls.server)
-
-    def health(self):
-        with urllib.request.urlopen(self.server["url"] + "/health", timeout=30) as response:
-            return json.loads(response.read())
-
-    def test_openrlhf_with_a_token_in_the_url_and_health_follows_the_judge(self):
-        query = QWEN + "<think>the user said painting</think><answer>(b)</answer><|im_end|>"
-        experience = openrlhf_single_turn(self.server["url"] + "/t/%s/get_reward" % TOKEN, query, QWEN, LABEL)
-        # The dev fake judge grades by rule: accuracy 1, format 1; scores are the reward over 0–2.5.
-        reward = experience["reward"][0][0]
-        self.assertGreaterEqual(reward, 1.5)
-        self.assertAlmostEqual(experience["score"][0][0], reward / 2.5, places=4)
-        self.assertEqual(self.health()["judge"]["available"], True)
-        # Wrong tokens in the path and the query, and a path with the token that does not exist.
-        for path in ("/t/not-it/get_reward", "/get_reward?token=not-it", "/t/%s/nowhere" % TOKEN):
-            request = urllib.request.Request(self.server["url"] + path, data=b'{"query": ["x"]}', method="POST")
-            with self.assertRaises(urllib.error.HTTPError) as caught:
-                urllib.request.urlopen(request, timeout=10)
-            self.assertNotIn(TOKEN, caught.exception.read().decode())
-        # The judge goes away: /health says so (after its 5 s cache) with the error.
-        self.server["judge"].terminate()
-        self.server["judge"].wait(timeout=15)
-        time.sleep(5.5)
-        health = self.health()
-        self.assertEqual(health["status"], "degraded")
-        self.assertFalse(health["judge"]["available"])
-        self.assertIn("judge probe failed", health["judge"]["error"])
-        # Nothing the server printed holds the token.
-        self.server["process"].terminate()
-        output = self.server["printed"] + self.server["process"].stdout.read().decode()
-        self.assertIn("reward server on", output)
-        self.assertNotIn(TOKEN, output)
 
 
 if __name__ == "__main__":
