@@ -8,10 +8,17 @@ them to ``/v1/rewards``.
 A failed reward is never handed to ms-swift as ``None``: ms-swift sums reward functions with
 ``nansum`` (``swift/rl_core/advantage.py``), so ``None`` would count as 0 and a judge timeout
 would outrank a wrong answer. The server resolves every failed item by the ``onFailure`` policy
-of ``rewards.yaml`` (``neutral``: the mean of its prompt group, so its advantage is 0; ``value``:
-a fixed number; ``fail``: refuse) and this plugin uses those values, logging each failure with
-its code. A refused batch, or a server that stays unreachable, raises (``PERSONA_FORGE_ON_ERROR``
-can make an unreachable server give every row the same constant instead: zero advantage).
+of ``rewards.yaml`` (``neutral``: the mean of its prompt group — the rows sharing ms-swift's
+``prompt_id`` in the same request — so its advantage is 0; ``value``: a fixed number; ``fail``:
+refuse) and this plugin uses those values, logging each failure with its code. A refused batch,
+or a server that stays unreachable, raises (``PERSONA_FORGE_ON_ERROR`` can make an unreachable
+server give every row the same constant instead: zero advantage).
+
+Only the columns the requested reward reads are sent (``GET /v1/rewards/functions``; an RL row's
+``memory_snapshot`` alone is ~26 KB and no ``pf_personavlm`` reward reads it), in requests cut
+by bytes under the server's body limit and never splitting a ``prompt_id`` group, so the server
+sees each group whole. A request the server still refuses as too large raises "request too
+large" with its size.
 
 Registered names:
   ORMs (async):       pf_format, pf_accuracy, pf_consistency, pf_tree_ops, pf_persona, pf_personavlm
@@ -24,7 +31,8 @@ Environment (unknown CLI flags are rejected by ms-swift, so configuration comes 
   PERSONA_FORGE_TIMEOUT    seconds per HTTP attempt               default 300
   PERSONA_FORGE_RETRIES    retries after the first attempt        default 4
   PERSONA_FORGE_BACKOFF    first backoff in seconds (doubles)     default 0.5
-  PERSONA_FORGE_BATCH      rows per POST                          default 256
+  PERSONA_FORGE_BATCH      rows per POST at most (groups are kept whole)   default 256
+  PERSONA_FORGE_MAX_BYTES  body bytes per POST at most           default the server's limit - 64 KiB
   PERSONA_FORGE_THREADS    threads for HTTP calls off the event loop   default 64
   PERSONA_FORGE_ON_ERROR   unreachable server: ``raise``, or ``neutral`` (0.0 for every row of the
                            batch: one constant, so no advantage moves; logged)   default raise
@@ -32,12 +40,14 @@ Environment (unknown CLI flags are rejected by ms-swift, so configuration comes 
   PERSONA_FORGE_RETRIEVAL_ROLE  role of the appended memory turn  default user
 
 Only the Python standard library is used. Works with ms-swift 4.x (``swift.rewards``,
-``swift.rollout.multi_turn``) and 3.x (``swift.plugin.orm``, ``swift.plugin.multi_turn``); with
-neither installed it defines minimal stand-ins so the module still imports (tests, tooling).
+``swift.rollout.multi_turn``; the async ``on_turn_end`` hook from v4.3.0) and 3.x
+(``swift.plugin.orm``, ``swift.plugin.multi_turn``); with neither installed it defines minimal
+stand-ins so the module still imports (tests, tooling).
 """
 
 import asyncio
 import concurrent.futures
+import hashlib
 import json
 import logging
 import os
@@ -163,13 +173,15 @@ def _jsonable(value):
         return str(value)
 
 
-def build_items(completions, kwargs):
-    """One item per completion: ``completion`` plus every aligned column of ``reward_kwargs``."""
+def build_items(completions, kwargs, columns=None):
+    """One item per completion: ``completion`` plus the aligned columns of ``reward_kwargs``
+    (only those in ``columns`` when given: what the reward reads)."""
     count = len(completions)
+    keep = None if columns is None else set(columns)
     columns = {
         key: value
         for key, value in kwargs.items()
-        if key not in _SKIP_COLUMNS and isinstance(value, (list, tuple)) and len(value) == count
+        if key not in _SKIP_COLUMNS and (keep is None or key in keep) and isinstance(value, (list, tuple)) and len(value) == count
     }
     items = []
     for index, completion in enumerate(completions):
@@ -179,26 +191,124 @@ def build_items(completions, kwargs):
     return items
 
 
+def group_of(item):
+    """The prompt group of an item as the server sees it: ms-swift's ``prompt_id``, else the
+    conversation before the first model turn, else the question (a request keeps groups whole)."""
+    prompt_id = item.get("prompt_id")
+    if prompt_id not in (None, ""):
+        return "id:" + str(prompt_id)
+    messages = item.get("messages")
+    if isinstance(messages, list) and messages:
+        first = next((i for i, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"), len(messages))
+        text = json.dumps([messages[:first], item.get("images")], sort_keys=True)
+        return "m:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    for field in ("prompt", "question", "query"):
+        if isinstance(item.get(field), str) and item[field]:
+            return field + ":" + item[field]
+    return None
+
+
+def plan_chunks(encoded, groups, max_bytes, max_items):
+    """Index lists, one per request: whole groups packed in order while the body stays under
+    ``max_bytes`` and ``max_items``; a single group too large for one request is split (logged)."""
+    order = []
+    members = {}
+    for index, key in enumerate(groups):
+        key = key if key is not None else ("solo", index)
+        if key not in members:
+            members[key] = []
+            order.append(key)
+        members[key].append(index)
+    chunks, current, size = [], [], _ENVELOPE
+    for key in order:
+        indexes = members[key]
+        weight = sum(len(encoded[i]) + 1 for i in indexes)
+        if current and (size + weight > max_bytes or len(current) + len(indexes) > max_items):
+            chunks.append(current)
+            current, size = [], _ENVELOPE
+        if size + weight <= max_bytes and len(indexes) <= max_items:
+            current.extend(indexes)
+            size += weight
+            continue
+        logger.warning("persona-forge: one prompt group of %d rows (%d bytes) exceeds one request (%d bytes, %d rows); it is split, so its failed rows are neutral only within each part", len(indexes), weight, max_bytes, max_items)
+        for index in indexes:
+            row = len(encoded[index]) + 1
+            if current and (size + row > max_bytes or len(current) >= max_items):
+                chunks.append(current)
+                current, size = [], _ENVELOPE
+            current.append(index)
+            size += row
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+_ENVELOPE = 256  # bytes of a request body around its items
+_DEFAULT_BODY_LIMIT = 8 * 1024 * 1024
+
+
 class RewardClient:
     """Blocking HTTP client for the reward server (urllib), with retries and exponential backoff.
 
     4xx answers (a bad request: a bug, not a transient fault) raise at once; connection errors,
-    timeouts, 429 and 5xx are retried ``retries`` times with ``backoff * 2**attempt`` sleeps.
+    timeouts, 429 and 5xx are retried ``retries`` times with ``backoff * 2**attempt`` sleeps. A
+    413 — or a connection cut while sending a body over the server's limit — raises "request too
+    large" with the size, never "cannot reach".
     """
 
-    def __init__(self, url=None, token=None, timeout=None, retries=None, backoff=None, batch_size=None):
+    def __init__(self, url=None, token=None, timeout=None, retries=None, backoff=None, batch_size=None, max_bytes=None):
         self.url = (url or _env("PERSONA_FORGE_URL", "http://127.0.0.1:8000")).rstrip("/")
         self.token = token if token is not None else _env("PERSONA_FORGE_TOKEN", None)
         self.timeout = timeout if timeout is not None else _env("PERSONA_FORGE_TIMEOUT", 300.0, float)
         self.retries = retries if retries is not None else _env("PERSONA_FORGE_RETRIES", 4, int)
         self.backoff = backoff if backoff is not None else _env("PERSONA_FORGE_BACKOFF", 0.5, float)
         self.batch_size = batch_size if batch_size is not None else _env("PERSONA_FORGE_BATCH", 256, int)
+        self.max_bytes = max_bytes if max_bytes is not None else _env("PERSONA_FORGE_MAX_BYTES", None, int)
+        self._functions = None
 
-    def post(self, path, body):
-        data = json.dumps(body).encode("utf-8")
+    def _headers(self):
         headers = {"content-type": "application/json"}
         if self.token:
             headers["authorization"] = "Bearer " + self.token
+        return headers
+
+    def functions(self):
+        """``GET /v1/rewards/functions`` (once per client): the columns each reward reads and the
+        server's limits. A server without the endpoint's columns gets every column."""
+        if self._functions is None:
+            request = urllib.request.Request(self.url + "/v1/rewards/functions", headers=self._headers(), method="GET")
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    self._functions = json.loads(response.read().decode("utf-8"))
+            except urllib.error.HTTPError as error:
+                text = error.read().decode("utf-8", "replace")
+                if error.code in (404, 405, 501):  # an older server: every column, default limits
+                    self._functions = {}
+                    return self._functions
+                raise RewardServerError("HTTP %d from %s/v1/rewards/functions: %s" % (error.code, self.url, text[:2000]), error.code, text)
+            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as error:
+                raise RewardServerError("cannot reach %s/v1/rewards/functions: %s" % (self.url, error))
+        return self._functions
+
+    def columns_for(self, reward):
+        """Columns ``reward`` reads (``completion`` included), or None when the server does not say."""
+        for function in self.functions().get("functions", []):
+            if function.get("name") == reward and isinstance(function.get("columns"), list):
+                return function["columns"]
+        return None
+
+    def limits(self):
+        limits = self.functions().get("limits") or {}
+        body = int(limits.get("bodyLimitBytes") or _DEFAULT_BODY_LIMIT)
+        # PERSONA_FORGE_MAX_BYTES wins (a value over the server's limit gets its 413).
+        max_bytes = self.max_bytes if self.max_bytes else max(64 * 1024, body - 64 * 1024)
+        max_items = min(max(1, self.batch_size), int(limits.get("maxItems") or 4096))
+        return max_bytes, max_items, body
+
+    def post(self, path, body, data=None):
+        data = data if data is not None else json.dumps(body).encode("utf-8")
+        headers = self._headers()
+        limit = (self._functions or {}).get("limits", {}).get("bodyLimitBytes")
         last_error = None
         for attempt in range(self.retries + 1):
             if attempt > 0:
@@ -209,31 +319,52 @@ class RewardClient:
                     return json.loads(response.read().decode("utf-8"))
             except urllib.error.HTTPError as error:
                 text = error.read().decode("utf-8", "replace")
+                if error.code == 413:
+                    raise RewardServerError("request too large: %d bytes to %s%s refused (HTTP 413): %s" % (len(data), self.url, path, text[:500]), 413, text)
                 if error.code == 429 or error.code >= 500:
                     last_error = RewardServerError("HTTP %d from %s%s: %s" % (error.code, self.url, path, text[:500]), error.code, text)
                     continue
                 raise RewardServerError("HTTP %d from %s%s: %s" % (error.code, self.url, path, text[:2000]), error.code, text)
             except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as error:
+                if limit and len(data) > int(limit):
+                    raise RewardServerError("request too large: %d bytes to %s%s exceed the server's limit of %s bytes (the connection was cut while sending: %s)" % (len(data), self.url, path, limit, error), 413)
                 last_error = RewardServerError("cannot reach %s%s: %s" % (self.url, path, error))
         raise RewardServerError("%s (after %d attempts)" % (last_error, self.retries + 1))
+
+    def _requests(self, reward, items, timeout_ms=None):
+        """(indexes, body bytes) per request: whole prompt groups, under the byte and row limits."""
+        max_bytes, max_items, _body = self.limits()
+        encoded = [json.dumps(item, separators=(",", ":")).encode("utf-8") for item in items]
+        groups = [group_of(item) for item in items]
+        head = {"reward": reward}
+        if timeout_ms is not None:
+            head["timeout_ms"] = int(timeout_ms)
+        prefix = json.dumps(head)[:-1].encode("utf-8") + b', "items": ['
+        for indexes in plan_chunks(encoded, groups, max_bytes, max_items):
+            yield indexes, prefix + b",".join(encoded[i] for i in indexes) + b"]}"
+
+    def _post_chunk(self, reward, indexes, data):
+        return indexes, trainer_values(reward, self.post("/v1/rewards", None, data=data))
+
+    @staticmethod
+    def _place(count, results):
+        values = [None] * count
+        for indexes, chunk in results:
+            for index, value in zip(indexes, chunk):
+                values[index] = value
+        return values
 
     def score(self, reward, items, timeout_ms=None):
         """Rewards for ``items`` (list of dicts), in order: finite floats, failures resolved by the
         server's ``onFailure`` policy; raises ``RewardFailedError`` when the policy refuses a batch."""
-        values = []
-        for start in range(0, len(items), max(1, self.batch_size)):
-            body = {"reward": reward, "items": items[start : start + self.batch_size]}
-            if timeout_ms is not None:
-                body["timeout_ms"] = int(timeout_ms)
-            answer = self.post("/v1/rewards", body)
-            values.extend(trainer_values(reward, answer))
-        return values
+        results = [self._post_chunk(reward, indexes, data) for indexes, data in self._requests(reward, items, timeout_ms)]
+        return self._place(len(items), results)
 
     async def ascore(self, reward, items, timeout_ms=None):
-        """``score`` without blocking the event loop: batches POST concurrently in worker threads."""
-        chunks = [items[start : start + self.batch_size] for start in range(0, len(items), max(1, self.batch_size))]
-        results = await asyncio.gather(*(_run_in_thread(self.score, reward, chunk, timeout_ms) for chunk in chunks))
-        return [value for chunk in results for value in chunk]
+        """``score`` without blocking the event loop: requests POST concurrently in worker threads."""
+        planned = await _run_in_thread(lambda: list(self._requests(reward, items, timeout_ms)))
+        results = await asyncio.gather(*(_run_in_thread(self._post_chunk, reward, indexes, data) for indexes, data in planned))
+        return self._place(len(items), results)
 
     def retrieve(self, body):
         return self.post("/v1/memory/retrieve", body)
@@ -290,13 +421,13 @@ class _PersonaForgeReward(AsyncORM):
         self.client = client or RewardClient()
 
     async def __call__(self, completions, **kwargs):
-        items = build_items(completions, kwargs)
-        if not items:
+        if not completions:
             return []
         try:
-            return await self.client.ascore(self.reward_name, items)
+            columns = await _run_in_thread(self.client.columns_for, self.reward_name)
+            return await self.client.ascore(self.reward_name, build_items(completions, kwargs, columns))
         except RewardServerError as error:
-            return _on_error(error, len(items), self.reward_name)
+            return _on_error(error, len(completions), self.reward_name)
 
 
 class _PersonaForgeRewardSync(ORM):
@@ -309,13 +440,13 @@ class _PersonaForgeRewardSync(ORM):
         self.client = client or RewardClient()
 
     def __call__(self, completions, **kwargs):
-        items = build_items(completions, kwargs)
-        if not items:
+        if not completions:
             return []
         try:
-            return self.client.score(self.reward_name, items)
+            columns = self.client.columns_for(self.reward_name)
+            return self.client.score(self.reward_name, build_items(completions, kwargs, columns))
         except RewardServerError as error:
-            return _on_error(error, len(items), self.reward_name)
+            return _on_error(error, len(completions), self.reward_name)
 
 
 # Class names are what ms-swift logs (rewards/<ClassName>/mean), so they are readable.
@@ -385,6 +516,12 @@ def _retrieve_turns(messages):
 class PfRetrievalScheduler(MultiTurnScheduler):
     """``pf_retrieval``: serves ``<retrieve>{json}</retrieve>`` turns from the reward server's memory.
 
+    Token ids, both modes: ``step`` returns each retrieve turn's engine token ids; the final
+    (answer) turn's ids are added by ms-swift's colocate loop (``rollout/agent_loop.py``) but not
+    by ``MultiTurnScheduler.run`` (server mode, ``swift rollout``), which would then lay the
+    retrieve turn's ids on the answer (ids are matched to assistant turns from the last one). So
+    ``run`` adds the final turn's ids (and log-probs) when ms-swift left them out, and only then.
+
     After each model turn: an ``<answer>`` ends the trajectory; a ``<retrieve>`` block is sent to
     ``/v1/memory/retrieve`` (with the row's ``user_id`` or ``memory_snapshot`` column, its
     ``question_time`` as the memory state's time, and the ids already returned so no entry comes
@@ -399,6 +536,7 @@ class PfRetrievalScheduler(MultiTurnScheduler):
         self.client = client or RewardClient()
         self.max_retrievals = _env("PERSONA_FORGE_MAX_RETRIEVALS", 3, int)
         self._pending = {}  # id(infer_request) -> memory block fetched by on_turn_end
+        self._ids_returned = {}  # id(infer_request) -> turns whose token ids step() returned
         self.role = _env("PERSONA_FORGE_RETRIEVAL_ROLE", "user")
 
     def check_finished(self, infer_request, response_choice, current_turn):
@@ -474,6 +612,9 @@ class PfRetrievalScheduler(MultiTurnScheduler):
             block = self._fetch(infer_request, _completion(response_choice))
         result = {"infer_request": infer_request}
         if block is None:
+            # No new turn: ms-swift continues the same assistant message, so the final ids may be
+            # merged into this turn's — never repair such a trajectory.
+            self._ids_returned[id(infer_request)] = float("-inf")
             return result
         infer_request.messages.append({"role": self.role, "content": block})
         result["rollout_infos"] = {"pf_retrievals": _retrieve_turns(infer_request.messages)}
@@ -484,7 +625,45 @@ class PfRetrievalScheduler(MultiTurnScheduler):
         if token_ids:
             result["response_token_ids"] = list(token_ids)
             result["response_loss_mask"] = [1] * len(token_ids)
+            self._ids_returned[id(infer_request)] = self._ids_returned.get(id(infer_request), 0) + 1
         return result
+
+    async def run(self, infer_request, request_config, **kwargs):
+        """Server mode (``swift rollout``): ms-swift's ``run``, then the final turn's token ids
+        where it dropped them, so every assistant turn gets its own ids."""
+        parent = getattr(super(), "run", None)
+        if parent is None:
+            raise NotImplementedError("MultiTurnScheduler.run needs ms-swift")
+        self._ids_returned.pop(id(infer_request), None)
+        try:
+            output = await parent(infer_request, request_config, **kwargs)
+            returned = self._ids_returned.get(id(infer_request), 0)
+        finally:
+            self._ids_returned.pop(id(infer_request), None)
+        for one in output if isinstance(output, list) else [output]:
+            self._add_final_turn(one, returned)
+        return output
+
+    def _add_final_turn(self, output, returned):
+        ids = getattr(output, "response_token_ids", None)
+        response = getattr(output, "response", None)
+        choices = getattr(response, "choices", None) or []
+        final = list(getattr(choices[0], "token_ids", None) or []) if choices else []
+        # Only when the ids hold exactly the step() turns: the final turn was left out.
+        if returned < 1 or not final or ids is None or len(ids) != returned:
+            return
+        ids.append(final)
+        masks = getattr(output, "response_loss_mask", None)
+        if masks is not None and len(masks) == returned:
+            masks.append([1] * len(final))
+        logprobs = getattr(output, "rollout_logprobs", None)
+        if logprobs:
+            extract = getattr(self, "_extract_logprobs_from_choice", None)
+            last = extract(choices[0]) if extract is not None else None
+            if last and len(logprobs) == returned:
+                logprobs.append(last)
+            else:  # incomplete log-probs disable importance sampling, as ms-swift does
+                del logprobs[:]
 
 
 multi_turns["pf_retrieval"] = PfRetrievalScheduler

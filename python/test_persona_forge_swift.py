@@ -8,51 +8,17 @@ ms-swift base classes through ``sys.modules``.
 
 import asyncio
 import http.server
-import importlib
 import json
 import logging
 import os
-import subprocess
-import sys
 import threading
 import time
-import types
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-TOKEN = "pf-test-token"
+from pf_test_support import TOKEN, env_var, load_plugin, start_server, stop_server
+from swift_standins import Choice, InferRequest, ScriptedEngine, StandInAsyncORM
+
 SERVER = {}
-
-
-def start_server(*extra):
-    """The real reward server in a child process; returns its ``{"url", "memoryRunDir", "process"}``."""
-    env = dict(os.environ, PF_TEST_TOKEN=TOKEN)
-    process = subprocess.Popen(
-        ["npx", "--no-install", "tsx", "test/support/start-reward-server.ts", "--port", "0", "--fixture-memory", "--token-env", "PF_TEST_TOKEN", *extra],
-        cwd=REPO,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    line = process.stdout.readline().decode("utf-8")
-    if not line:
-        process.kill()
-        raise RuntimeError("reward server did not start (is `npm ci` done?)")
-    return dict(json.loads(line), process=process)
-
-
-def stop_server(server):
-    process = server.get("process")
-    if process is None:
-        return
-    process.stdin.close()  # the server stops when its stdin closes
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def setUpModule():
@@ -66,49 +32,6 @@ def tearDownModule():
     stop_server(SERVER)
 
 
-# --- ms-swift stand-ins ---------------------------------------------------------------------
-_SWIFT_MODULES = ["swift", "swift.rewards", "swift.rollout", "swift.rollout.multi_turn", "swift.plugin", "swift.plugin.orm", "swift.plugin.multi_turn"]
-
-
-class StandInORM:
-    def __init__(self, args=None, **kwargs):
-        self.args = args
-
-
-class StandInAsyncORM(StandInORM):
-    pass
-
-
-class StandInScheduler:
-    def __init__(self, infer_engine=None, max_turns=None, *args, **kwargs):
-        self.infer_engine = infer_engine
-        self.max_turns = max_turns
-
-    def check_finished(self, infer_request, response_choice, current_turn):
-        return response_choice.finish_reason == "length" or (self.max_turns is not None and current_turn >= self.max_turns)
-
-
-def load_plugin(version):
-    """Imports the plugin fresh with ms-swift stand-ins of ``version`` ('4.x', '3.x' or None)."""
-    for name in _SWIFT_MODULES + ["persona_forge_swift"]:
-        sys.modules.pop(name, None)
-    registry = {"orms": {}, "multi_turns": {}}
-    if version is not None:
-        reward_path, turn_path = ("swift.rewards", "swift.rollout.multi_turn") if version == "4.x" else ("swift.plugin.orm", "swift.plugin.multi_turn")
-        for name in _SWIFT_MODULES:
-            sys.modules[name] = types.ModuleType(name)
-        rewards = sys.modules[reward_path]
-        rewards.ORM, rewards.AsyncORM, rewards.orms = StandInORM, StandInAsyncORM, registry["orms"]
-        turns = sys.modules[turn_path]
-        turns.MultiTurnScheduler, turns.multi_turns = StandInScheduler, registry["multi_turns"]
-    if HERE not in sys.path:
-        sys.path.insert(0, HERE)
-    module = importlib.import_module("persona_forge_swift")
-    for name in _SWIFT_MODULES:
-        sys.modules.pop(name, None)
-    return module, registry
-
-
 def client(module, **kwargs):
     options = dict(url=SERVER["url"], token=TOKEN, timeout=30, retries=2, backoff=0.05)
     options.update(kwargs)
@@ -117,23 +40,6 @@ def client(module, **kwargs):
 
 GOOD = '<think>the user said painting</think><answer>(b)</answer>'
 BAD = '<think>the user said sketching</think><answer>(a)</answer>'
-
-
-class env_var:
-    """Sets an environment variable for a ``with`` block."""
-
-    def __init__(self, name, value):
-        self.name, self.value = name, value
-
-    def __enter__(self):
-        self.saved = os.environ.get(self.name)
-        os.environ[self.name] = self.value
-
-    def __exit__(self, *exc):
-        if self.saved is None:
-            os.environ.pop(self.name, None)
-        else:
-            os.environ[self.name] = self.saved
 
 
 class ImportPathsTest(unittest.TestCase):
@@ -289,23 +195,6 @@ class RetryTest(unittest.TestCase):
             self.assertEqual(asyncio.run(module.PfFormat(client=c)(["a", "b"])), [0.0, 0.0])
 
 
-class Message:
-    def __init__(self, content):
-        self.content = content
-
-
-class Choice:
-    def __init__(self, content, finish_reason="stop"):
-        self.message = Message(content)
-        self.finish_reason = finish_reason
-
-
-class InferRequest:
-    def __init__(self, data_dict):
-        self.messages = [{"role": "user", "content": "What do I do on weekends lately?"}]
-        self.data_dict = data_dict
-
-
 class RetrievalSchedulerTest(unittest.TestCase):
     def setUp(self):
         self.module, registry = load_plugin("4.x")
@@ -362,172 +251,8 @@ class RetrievalSchedulerTest(unittest.TestCase):
         request = InferRequest({"user_id": "u-1"})
         self.assertTrue(self.scheduler.check_finished(request, Choice("<answer>x</answer>"), 1))
         self.assertTrue(self.scheduler.check_finished(request, Choice("just text"), 1))
-        self.assertTrue(self.scheduler.check_finished(request, Choice('<retrieve>{"keywords":"x"}</retrieve>', "length"), 1))
+        self.assertTrue(self.scheduler.check_finished(request, Choice('<retrieve>{"keywords":"x"}</retrieve>', finish_reason="length"), 1))
         self.assertFalse(self.scheduler.check_finished(request, Choice('<retrieve>{"keywords":"x"}</retrieve>'), 1))
-
-
-# --- Replays of the trainers' call paths (written from their source) -------------------------
-def swift_rewards(reward_funcs, completions, reward_kwargs, weights=None):
-    """ms-swift ``rl_core/grpo_algorithm.py:compute_rewards_per_func`` then ``advantage.py``'s
-    ``(rewards_per_func * weights).nansum(dim=1)``: None becomes NaN, and nansum counts NaN as 0."""
-    nan = float("nan")
-    async_indices = [i for i, f in enumerate(reward_funcs) if asyncio.iscoroutinefunction(f) or asyncio.iscoroutinefunction(getattr(f, "__call__", None))]
-    per_func = [[0.0] * len(reward_funcs) for _ in completions]
-    for i, func in enumerate(reward_funcs):
-        if i in async_indices:
-            continue
-        for row, value in enumerate(func(completions, **reward_kwargs)):
-            per_func[row][i] = nan if value is None else float(value)
-
-    async def gather():
-        return await asyncio.gather(*(reward_funcs[i](completions, **reward_kwargs) for i in async_indices))
-
-    if async_indices:
-        for i, output in zip(async_indices, asyncio.run(gather())):
-            for row, value in enumerate(output):
-                per_func[row][i] = nan if value is None else float(value)
-    weights = weights or [1.0] * len(reward_funcs)
-    return [sum(w * v for w, v in zip(weights, row) if v == v) for row in per_func]
-
-
-def openrlhf_tensor(values):
-    """``torch.tensor([v])`` as OpenRLHF calls it on rewards, scores and every extra_logs value:
-    numbers (or nested lists of numbers) only; a dict, a string or None raises TypeError."""
-    def check(value):
-        if isinstance(value, bool) or isinstance(value, (int, float)):
-            if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-                raise ValueError("non-finite value %r" % value)
-            return
-        if isinstance(value, list):
-            for inner in value:
-                check(inner)
-            return
-        raise TypeError("torch.tensor cannot take %r" % (value,))
-
-    check(values)
-    return values
-
-
-def openrlhf_remote_reward(url, query, prompt, label):
-    """OpenRLHF v0.11 ``SingleTurnAgentExecutor._fetch_rewards_via_http`` + the experience build in
-    ``samples_generator._process_response_into_experience``: one query per POST, ``raise_for_status``,
-    then ``torch.tensor([...])`` on rewards, scores and each extra_logs value."""
-    import urllib.request
-
-    body = json.dumps({"query": [query], "prompts": [prompt], "labels": [label]}).encode()
-    request = urllib.request.Request(url + "/get_reward", data=body, method="POST", headers={"content-type": "application/json", "authorization": "Bearer " + TOKEN})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        info = json.loads(response.read())
-    reward = info.get("rewards")
-    score = info.get("scores") if info.get("scores") is not None else reward
-    experience = {"reward": openrlhf_tensor([reward]), "score": openrlhf_tensor([score])}
-    for key, value in (info.get("extra_logs") or {}).items():
-        experience[key] = openrlhf_tensor([value])
-    return experience
-
-
-QWEN_PROMPT = "<|im_start|>system\nAnswer with the letter.<|im_end|>\n<|im_start|>user\nWhich hobby? (a) Sketching. (b) Painting.<|im_end|>\n<|im_start|>assistant\n"
-
-
-class TrainerReplayJudgeDownTest(unittest.TestCase):
-    """The judge is down: ms-swift gets an exception or neutral rewards, never zeros; OpenRLHF gets finite tensors."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.down = start_server("--judge-down")
-        cls.value = start_server("--judge-down", "--on-failure", json.dumps({"default": {"value": -1}}))
-
-    @classmethod
-    def tearDownClass(cls):
-        stop_server(cls.down)
-        stop_server(cls.value)
-
-    def setUp(self):
-        self.module, _ = load_plugin("4.x")
-
-    def c(self, server):
-        return self.module.RewardClient(url=server["url"], token=TOKEN, timeout=30, retries=0, backoff=0.01)
-
-    def batch(self):
-        mc = [{"role": "user", "content": "Which hobby? (a) Sketching. (b) Painting."}]
-        open_q = [{"role": "user", "content": "What did I say about my weekends?"}]
-        completions = [GOOD, BAD, "<think>x</think><answer>You hike.</answer>", "<think>x</think><answer>You swim.</answer>"]
-        prompts = [mc, mc, open_q, open_q]
-        kwargs = {
-            "trainer_state": object(),
-            "messages": [p + [{"role": "assistant", "content": c}] for p, c in zip(prompts, completions)],
-            "solution": ["(b)", "(b)", "You hike on Saturdays.", "You hike on Saturdays."],
-            "choices": [["Sketching.", "Painting."], ["Sketching.", "Painting."], None, None],
-            "prompt_id": ["prompt_0", "prompt_0", "prompt_1", "prompt_1"],
-        }
-        return completions, kwargs
-
-    def test_partial_failure_is_neutral_within_its_group(self):
-        completions, kwargs = self.batch()
-        accuracy = self.module.PfAccuracy(client=self.c(self.down))
-        fmt = self.module.PfFormat(client=self.c(self.down))
-        totals = swift_rewards([accuracy, fmt], completions, kwargs)
-        # Multiple choice is scored by rule (1, 0); the open group could not be judged: both of its
-        # rows get one value, so their advantage is 0 instead of a fake "wrong" 0 against a scored group.
-        self.assertEqual(totals[:2], [2.0, 1.0])
-        self.assertEqual(totals[2], totals[3])
-        self.assertAlmostEqual(totals[2], 0.5 + 1.0)  # the batch mean of accuracy, plus format 1
-
-    def test_a_batch_with_nothing_scored_raises(self):
-        completions, kwargs = self.batch()
-        personavlm = self.module.PfPersonaVLM(client=self.c(self.down))
-        with self.assertRaises(self.module.RewardFailedError) as caught:
-            swift_rewards([personavlm], completions, kwargs)
-        self.assertIn("judge_error", str(caught.exception))
-        self.assertGreater(self.module.FAILURE_COUNTS.get(("personavlm", "judge_error"), 0), 0)
-
-    def test_a_configured_value_is_what_the_trainer_gets(self):
-        completions, kwargs = self.batch()
-        personavlm = self.module.PfPersonaVLM(client=self.c(self.value))
-        self.assertEqual(swift_rewards([personavlm], completions, kwargs), [-1.0] * 4)
-
-    def test_failures_are_counted_in_metrics(self):
-        completions, kwargs = self.batch()
-        swift_rewards([self.module.PfAccuracy(client=self.c(self.down))], completions, kwargs)
-        import urllib.request
-
-        request = urllib.request.Request(self.down["url"] + "/metrics", headers={"authorization": "Bearer " + TOKEN})
-        with urllib.request.urlopen(request, timeout=10) as response:
-            text = response.read().decode()
-        self.assertRegex(text, r'pf_reward_fallback_items_total\{reward="accuracy",policy="neutral",code="judge_error"\} [1-9]')
-
-    def test_openrlhf_gets_finite_tensors_with_the_judge_down(self):
-        label = json.dumps({"solution": "(b)", "choices": ["Sketching.", "Painting."]})
-        query = QWEN_PROMPT + "<think>the user said painting</think><answer>(b)</answer><|im_end|>"
-        experience = openrlhf_remote_reward(self.value["url"], query, QWEN_PROMPT, label)
-        self.assertEqual(experience["reward"], [[-1]])
-        self.assertEqual(experience["pf_failed"], [[1]])
-        # fail (nothing scored, nothing to be neutral against): a 503 that OpenRLHF's client raises on.
-        import urllib.error
-
-        with self.assertRaises(urllib.error.HTTPError) as caught:
-            openrlhf_remote_reward(self.down["url"], query, QWEN_PROMPT, label)
-        self.assertEqual(caught.exception.code, 503)
-
-
-class OpenRlhfContractTest(unittest.TestCase):
-    def test_end_tokens_are_stripped_and_every_value_is_a_finite_number(self):
-        label = json.dumps({"solution": "(b)", "choices": ["Sketching.", "Painting."]})
-        query = QWEN_PROMPT + "<think>the user said painting</think><answer>(b)</answer><|im_end|><|endoftext|>"
-        experience = openrlhf_remote_reward(SERVER["url"], query, QWEN_PROMPT, label)
-        # format 1 (the end tokens are not counted against it), accuracy 1, consistency 1 (stub judge)
-        self.assertEqual(experience["reward"], [[2.5]])
-        self.assertEqual(experience["format"], [[1]])
-        self.assertEqual(experience["pf_failed"], [[0]])
-
-    def test_labels_of_any_json_type_and_a_trimmed_prompt(self):
-        query = QWEN_PROMPT + "<think>x</think><answer>(b)</answer><|im_end|>"
-        for label in ["(b)", {"solution": "(b)", "choices": ["Sketching.", "Painting."]}, 2, None]:
-            experience = openrlhf_remote_reward(SERVER["url"], query, QWEN_PROMPT.strip(), label)
-            self.assertEqual(experience["format"], [[1]], label)
-        # A prompt OpenRLHF truncated from the left still splits the completion off.
-        truncated = QWEN_PROMPT[40:] + "<think>x</think><answer>(b)</answer><|im_end|>"
-        self.assertEqual(openrlhf_remote_reward(SERVER["url"], truncated, QWEN_PROMPT, "(b)")["format"], [[1]])
 
 
 class SlowRetrieveHandler(http.server.BaseHTTPRequestHandler):
@@ -545,33 +270,6 @@ class SlowRetrieveHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-class TokenChoice(Choice):
-    def __init__(self, content, token_ids):
-        super().__init__(content)
-        self.token_ids = token_ids
-
-
-async def swift_rollout_run(scheduler, request, completions):
-    """ms-swift ``MultiTurnScheduler.run`` (server mode, 4.5+): append the completion, await
-    ``on_turn_end``, then ``check_finished``, then ``step`` and keep its token ids."""
-    turn_ids = []
-    for turn, (content, ids) in enumerate(completions, start=1):
-        await asyncio.sleep(0)  # the engine's infer_async
-        choice = TokenChoice(content, ids)
-        request.messages.append({"role": "assistant", "content": content})
-        result = await scheduler.on_turn_end(request, choice, turn)
-        done = scheduler.check_finished(request, choice, turn)
-        if "done" in result:
-            done = result["done"]
-        if done:
-            return turn_ids
-        ret = scheduler.step(request, choice, turn)
-        if "response_loss_mask" in ret:
-            assert len(ret["response_loss_mask"]) == len(ret["response_token_ids"])
-        turn_ids.append(ret.get("response_token_ids"))
-    return turn_ids
-
-
 class RetrievalConcurrencyTest(unittest.TestCase):
     def test_eight_trajectories_with_a_half_second_retrieval_finish_in_under_a_second(self):
         module, registry = load_plugin("4.x")
@@ -583,20 +281,24 @@ class RetrievalConcurrencyTest(unittest.TestCase):
         self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
         c = module.RewardClient(url="http://127.0.0.1:%d" % server.server_address[1], token="", timeout=5, retries=0)
-        scheduler = registry["multi_turns"]["pf_retrieval"](max_turns=4, client=c)
+        engine = ScriptedEngine()
+        scheduler = registry["multi_turns"]["pf_retrieval"](engine, max_turns=4, client=c)
         retrieve = '<think>x</think><retrieve>{"keywords": "hiking"}</retrieve>'
         answer = "<think>ok</think><answer>You hike.</answer>"
 
         async def main():
             requests = [InferRequest({"user_id": "u-%d" % i}) for i in range(8)]
+            for request in requests:
+                engine.add(request, [(retrieve, [11, 12, 13]), (answer, [14, 15])])
             started = time.monotonic()
-            results = await asyncio.gather(*(swift_rollout_run(scheduler, r, [(retrieve, [11, 12, 13]), (answer, [14, 15])]) for r in requests))
-            return time.monotonic() - started, requests, results
+            # ms-swift server mode: MultiTurnScheduler.run per trajectory, all at once.
+            outputs = await asyncio.gather(*(scheduler.run(request, None) for request in requests))
+            return time.monotonic() - started, requests, outputs
 
-        elapsed, requests, results = asyncio.run(main())
+        elapsed, requests, outputs = asyncio.run(main())
         self.assertLess(elapsed, 1.0)  # blocking step(): 8 × 0.5 s = 4 s
-        self.assertEqual(results, [[[11, 12, 13]]] * 8)
-        for request in requests:
+        for request, output in zip(requests, outputs):
+            self.assertEqual(output.response_token_ids, [[11, 12, 13], [14, 15]])
             self.assertEqual(request.messages[-1]["role"], "assistant")
             self.assertIn("slow but there", request.messages[-2]["content"])
 

@@ -122,6 +122,31 @@ export interface Candidate<T> {
 }
 
 /**
+ * The photo an RL question is asked with, or null. A concept-name question ("What name did I give
+ * the ball from my photos?", `semantic_information_recall` with a photo as evidence) is asked
+ * beside the photo it was shown in, as PersonaVLM's multimodal RL stage does: the name is not in
+ * the picture, so the model still has to recall it. Questions about a photo's content
+ * (`visual_detail_recall`: a colour, a count) never get it — the picture would hold the answer.
+ */
+function questionPhoto(bundle: RowSource, qa: QaTarget, imagePath: (id: string) => string): string | null {
+  if (qa.task !== 'semantic_information_recall') return null;
+  const slots = indexSlots(bundle.plan).byId;
+  for (const id of qa.evidenceSlotIds) {
+    const imageId = slots.get(id)?.imageId;
+    if (imageId !== null && imageId !== undefined) return imagePath(imageId);
+  }
+  return null;
+}
+
+/** The question's user turn with the photo's `<image>` tag in front (ms-swift: one tag per image). */
+function withPhoto(messages: Message[], photo: string | null): Message[] {
+  if (photo === null) return messages;
+  return messages.map((message) =>
+    message.role === 'user' ? { ...message, content: `<image>${message.content}` } : message,
+  );
+}
+
+/**
  * A candidate from its builders (`shape` defaults to `build`). Made through this call, so the
  * builders are arguments: the TypeScript loader then leaves them unnamed instead of naming each
  * of the hundreds of thousands of closures an export makes (a measurable cost at 700 users).
@@ -211,7 +236,9 @@ export function* rlCandidates(bundle: RowSource, config: ExportConfig): Generato
 /** `rlCandidates` as unbuilt candidates (same ids, tasks and order). */
 export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Generator<Candidate<RlRow>> {
   const userId = bundle.plan.userId;
+  const imagePath = imagePathFor(bundle, config);
   for (const qa of bundle.plan.qa) {
+    const photo = questionPhoto(bundle, qa, imagePath);
     const snapshot = () =>
       bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
     const id = `${userId}:${qa.answerType}:${qa.id}`;
@@ -223,8 +250,8 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
         user_id: userId,
         task: qa.answerType,
         answer_type: qa.answerType,
-        messages: questionMessages(bundle, qa),
-        images: [],
+        messages: withPhoto(questionMessages(bundle, qa), photo),
+        images: photo === null ? [] : [photo],
         solution: canonicalAnswer(qa),
         choices:
           qa.answerType === 'mc'
@@ -235,7 +262,10 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
         // Key order is the schema's (records are parsed by zod), so plain JSON is byte-stable.
         memory_snapshot: snapshotJson(snapshot()),
       }),
-      () => ({ messages: questionMessages(bundle, qa), images: [] }),
+      () => ({
+        messages: withPhoto(questionMessages(bundle, qa), photo),
+        images: photo === null ? [] : [photo],
+      }),
     );
     // Open-ended verifiable variant (PersonaVLM's RL mix): the same in-situ question without
     // options, judged against the planned answer text.
@@ -249,19 +279,21 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
           user_id: userId,
           task: 'open',
           answer_type: 'open',
-          messages: questionMessages(bundle, qa, true),
-          images: [],
+          messages: withPhoto(questionMessages(bundle, qa, true), photo),
+          images: photo === null ? [] : [photo],
           solution: qa.answer,
           choices: [],
           gt_ops: '',
           question_time: formatMinute(qa.questionTime),
           memory_snapshot: snapshotJson(snapshot()),
         }),
-        () => ({ messages: questionMessages(bundle, qa, true), images: [] }),
+        () => ({
+          messages: withPhoto(questionMessages(bundle, qa, true), photo),
+          images: photo === null ? [] : [photo],
+        }),
       );
     }
   }
-  const imagePath = imagePathFor(bundle, config);
   for (const trace of bundle.memory?.traces ?? []) {
     if (trace.task !== 'tree_ops') continue;
     // The same id as its SFT candidate: a tree step is an SFT row and an RL row of two files.

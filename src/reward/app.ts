@@ -8,18 +8,21 @@ import {
   MemoryRetrieveRequest,
   OpenRlhfRequest,
   RewardRequest,
+  type RewardResponse,
   RewardServerConfig,
   type RewardServerConfigInput,
 } from '../schemas/reward.js';
 import { createConfiguredJudge } from './configured-judge.js';
-import { GroupScores, trainerRewards } from './failure-policy.js';
+import { type OutsideScores, trainerRewards } from './failure-policy.js';
+import { GroupGate, openRlhfGroups } from './group-gate.js';
 import type { Judge } from './judge.js';
 import { createJudgeCache, type JudgeCache } from './judge-cache.js';
+import { createJudgeHealth } from './judge-health.js';
 import type { MemoryRetriever } from './memory-retrieve.js';
 import { createRewardMetrics, type RewardMetrics } from './metrics.js';
-import { openRlhfItems, openRlhfResponse } from './openrlhf.js';
+import { missingLabelProblem, openRlhfItems, openRlhfResponse } from './openrlhf.js';
 import { readBodyText } from './read-body.js';
-import { describeRewardFunctions } from './registry.js';
+import { describeRewardFunctions, REWARD_FUNCTIONS, rewardRange } from './registry.js';
 import { scoreRewards } from './score-rewards.js';
 
 export interface RewardAppOptions {
@@ -31,7 +34,11 @@ export interface RewardAppOptions {
   cache?: JudgeCache;
   /** Replaces the judge built from `llm` (tests, rescoring). */
   judge?: Judge;
-  /** Bearer token required on every endpoint but `/health`; no auth when unset. */
+  /**
+   * Token required on every endpoint but `/health`; no auth when unset. Sent as
+   * `Authorization: Bearer <token>`, or — for clients that send no headers (OpenRLHF) — in the
+   * path (`/t/<token>/get_reward`) or the query (`?token=<token>`). Compared as a digest, never logged.
+   */
   token?: string;
   /** Serves `/v1/memory/retrieve`; 503 when unset. */
   retriever?: MemoryRetriever;
@@ -81,7 +88,14 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     (config.cache.enabled ? createJudgeCache({ maxEntries: config.cache.maxEntries }) : undefined);
   const judge = options.judge ?? createConfiguredJudge(options.llm, config, cache);
   const metrics = createRewardMetrics();
-  const history = new GroupScores();
+  const gate = new GroupGate(config.openrlhf.groupWaitMs);
+  const judgeHealth = createJudgeHealth({
+    llm: options.llm,
+    judge,
+    role: config.judge.role,
+    ttlMs: config.judge.healthTtlMs,
+    now,
+  });
   const app = new Hono();
   // Compared as sha256 digests: equal length always, so the comparison time says nothing about the token.
   const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -98,10 +112,23 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   });
   app.use(async (c, next) => {
     if (token === undefined || c.req.path === '/health') return next();
-    const given = digest(/^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '');
-    if (!timingSafeEqual(given, token)) {
+    const sent =
+      /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ??
+      PATH_TOKEN.exec(c.req.path)?.[1] ??
+      c.req.query('token') ??
+      '';
+    let decoded = sent;
+    try {
+      decoded = decodeURIComponent(sent);
+    } catch {}
+    if (!timingSafeEqual(digest(decoded), token)) {
       metrics.observeError('unauthorized');
-      return fail(c, 401, 'unauthorized', 'missing or wrong bearer token (Authorization: Bearer <token>)');
+      return fail(
+        c,
+        401,
+        'unauthorized',
+        'missing or wrong token (Authorization: Bearer <token>, or /t/<token>/… in the URL, or ?token=<token>)',
+      );
     }
     return next();
   });
@@ -120,7 +147,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
           c,
           413,
           'body_too_large',
-          `request body exceeds ${config.limits.bodyLimitBytes} bytes`,
+          `request too large: ${body.size} bytes exceed limits.bodyLimitBytes=${config.limits.bodyLimitBytes}; send fewer items per request (or only the columns the reward reads: GET /v1/rewards/functions)`,
         ),
       };
     }
@@ -155,7 +182,12 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   const timeoutFor = (requested: number | undefined) =>
     Math.min(requested ?? config.limits.requestTimeoutMs, config.limits.maxRequestTimeoutMs);
 
-  const score = async (c: Context, request: RewardRequest, preset?: Array<{ problem?: string }>) => {
+  const score = async (
+    c: Context,
+    request: RewardRequest,
+    preset?: Array<{ problem?: string }>,
+    outside?: (response: RewardResponse) => Promise<OutsideScores | undefined>,
+  ) => {
     if (request.items.length > config.limits.maxItems) {
       metrics.observeError('too_many_items');
       return {
@@ -176,7 +208,13 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
         invalid: preset?.map((entry) => entry.problem),
       });
       metrics.observeResponse(response);
-      const trainer = trainerRewards(response, request.items, request.reward, config.onFailure, history);
+      const trainer = trainerRewards(
+        response,
+        request.items,
+        request.reward,
+        config.onFailure,
+        await outside?.(response),
+      );
       metrics.observeFallback(
         Array.isArray(request.reward) ? request.reward.join('+') : request.reward,
         trainer,
@@ -191,45 +229,80 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     }
   };
 
-  app.post('/v1/rewards', async (c) => {
+  const rewards = async (c: Context) => {
     const body = await readBody(c, RewardRequest);
     if (!body.ok) return body.response;
     const result = await score(c, body.value);
     return result.error ?? c.json(result.response);
-  });
+  };
+  app.post('/v1/rewards', rewards);
+  app.post('/t/:token/v1/rewards', rewards);
 
-  app.post('/get_reward', async (c) => {
+  const getReward = async (c: Context) => {
     const body = await readBody(c, OpenRlhfRequest);
     if (!body.ok) return body.response;
+    const rewardName = config.openrlhf.reward;
+    const problem = missingLabelProblem(
+      body.value,
+      rewardName,
+      REWARD_FUNCTIONS[rewardName]?.requiredColumns ?? [],
+    );
+    if (problem !== undefined) {
+      metrics.observeError('invalid_request');
+      reason(c, 'labels are empty: set --data.label_key solution');
+      return fail(c, 400, 'missing_label', problem);
+    }
     const parsed = openRlhfItems(body.value, config.openrlhf.stripTokens);
-    const request: RewardRequest = {
-      reward: config.openrlhf.reward,
-      items: parsed.map((entry) => entry.item),
-    };
-    const result = await score(c, request, parsed);
+    const request: RewardRequest = { reward: rewardName, items: parsed.map((entry) => entry.item) };
+    const sizeParam = Number(c.req.query('group_size') ?? Number.NaN);
+    const groupSize = Number.isInteger(sizeParam) && sizeParam > 0 ? sizeParam : config.openrlhf.groupSize;
+    const result = await score(c, request, parsed, (response) =>
+      groupSize === undefined
+        ? Promise.resolve(undefined)
+        : openRlhfGroups(gate, groupSize, request, response),
+    );
     if (result.error) return result.error;
     const { trainer } = result.response;
     if (trainer?.rewards == null) {
-      return fail(c, 503, 'reward_failed', trainer?.reason ?? 'the batch could not be scored');
+      const why = trainer?.reason ?? 'the batch could not be scored';
+      reason(c, `reward failed: ${why}`);
+      return fail(c, 503, 'reward_failed', why);
     }
-    return c.json(openRlhfResponse(result.response, { ...trainer, rewards: trainer.rewards }));
-  });
+    return c.json(
+      openRlhfResponse(
+        result.response,
+        { ...trainer, rewards: trainer.rewards },
+        rewardRange(rewardName, config.functions),
+      ),
+    );
+  };
+  app.post('/get_reward', getReward);
+  app.post('/t/:token/get_reward', getReward);
 
-  app.get('/health', (c) =>
-    c.json({
-      status: 'ok',
-      judge: { model: judge.model, offline: judge.offline, available: !judge.unavailable },
+  // 200 while the server runs; `judge.available` says whether judge-backed rewards can score.
+  app.get('/health', async (c) => {
+    const judgeStatus = await judgeHealth();
+    return c.json({
+      status: judgeStatus.available ? 'ok' : 'degraded',
+      judge: judgeStatus,
       cache: { entries: cache?.size ?? 0 },
+    });
+  });
+  const functions = (c: Context) => c.json(describeRewardFunctions(config.limits));
+  app.get('/v1/rewards/functions', functions);
+  app.get('/t/:token/v1/rewards/functions', functions);
+  app.get('/t/:token/metrics', (c) =>
+    c.body(metrics.render(judge.stats()), 200, {
+      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
     }),
   );
-  app.get('/v1/rewards/functions', (c) => c.json(describeRewardFunctions()));
   app.get('/metrics', (c) =>
     c.body(metrics.render(judge.stats()), 200, {
       'content-type': 'text/plain; version=0.0.4; charset=utf-8',
     }),
   );
 
-  app.post('/v1/memory/retrieve', async (c) => {
+  const retrieve = async (c: Context) => {
     const body = await readBody(c, MemoryRetrieveRequest);
     if (!body.ok) return body.response;
     if (options.retriever === undefined) {
@@ -250,15 +323,29 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
       }
       throw error;
     }
-  });
+  };
+  app.post('/v1/memory/retrieve', retrieve);
+  app.post('/t/:token/v1/memory/retrieve', retrieve);
 
-  app.notFound((c) => fail(c, 404, 'not_found', `no route ${c.req.method} ${c.req.path}`));
+  // The path may carry a token (`/t/<token>/…`): it is never echoed.
+  app.notFound((c) =>
+    fail(c, 404, 'not_found', `no route ${c.req.method} ${c.req.path.replace(PATH_TOKEN, '/t/<token>$2')}`),
+  );
   app.onError((error, c) => {
     metrics.observeError('internal');
     return fail(c, 500, 'internal', `reward server error: ${error.message}`);
   });
 
   return Object.assign(app, { judge, cache, metrics, config });
+}
+
+/** A token in the path: `/t/<token>/get_reward`. */
+const PATH_TOKEN = /^\/t\/([^/]+)(\/.*)?$/;
+
+/** Sets the HTTP reason phrase (what aiohttp, OpenRLHF's client, logs): printable ASCII only. */
+function reason(c: Context, text: string): void {
+  const outgoing = (c.env as { outgoing?: { statusMessage?: string } } | undefined)?.outgoing;
+  if (outgoing !== undefined) outgoing.statusMessage = text.replace(/[^\x20-\x7e]/g, ' ').slice(0, 200);
 }
 
 /** Deepest JSON nesting a request may have: the real shapes need under 10. */

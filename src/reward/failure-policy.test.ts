@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { type RewardResponse, RewardServerConfig } from '../schemas/reward.js';
-import { GroupScores, trainerRewards } from './failure-policy.js';
+import { trainerRewards } from './failure-policy.js';
+import { GroupGate } from './group-gate.js';
 import { splitCompletion } from './openrlhf.js';
 
 const config = (onFailure: unknown = {}) => RewardServerConfig.parse({ onFailure }).onFailure;
 
-function response(rewards: Array<number | null>, code = 'judge_error'): RewardResponse {
+function response(
+  rewards: Array<number | null>,
+  code = 'judge_error',
+  judge: { items: number; failed: number } = { items: 0, failed: 0 },
+): RewardResponse {
   return {
     rewards,
     components: {},
@@ -15,8 +20,9 @@ function response(rewards: Array<number | null>, code = 'judge_error'): RewardRe
     usage: {
       items: rewards.length,
       judge_calls: 0,
-      judge_items: 0,
+      judge_items: judge.items,
       cache_hits: 0,
+      judge_failed: judge.failed,
       offline: false,
       scorers: {},
       judge_model: 'm',
@@ -52,14 +58,79 @@ describe('onFailure policy', () => {
     expect(constant.rewards).toEqual([0, 0]);
   });
 
-  it('neutral remembers a group across requests (OpenRLHF sends one completion per request)', () => {
-    const history = new GroupScores();
-    trainerRewards(response([0.8]), [item('A')], 'accuracy', config(), history);
-    trainerRewards(response([0.4]), [item('A')], 'accuracy', config(), history);
-    expect(trainerRewards(response([null]), [item('A')], 'accuracy', config(), history).rewards).toEqual([
-      0.6,
+  it("groups by ms-swift's prompt_id, else the prompt before the first model turn; never across requests", () => {
+    const system = { role: 'system', content: 'You are helpful.' };
+    const user = { role: 'user', content: 'What do I do on weekends?' };
+    const trajectory = (keywords: string, answer: string) => ({
+      completion: answer,
+      messages: [
+        system,
+        user,
+        { role: 'assistant', content: `<retrieve>{"keywords": "${keywords}"}</retrieve>` },
+        { role: 'user', content: `<memory>${keywords}</memory>` },
+        { role: 'assistant', content: answer },
+      ],
+    });
+    // Four trajectories of one prompt with different retrieval turns: one group.
+    const items = [trajectory('a', 'x'), trajectory('b', 'y'), trajectory('c', 'z'), trajectory('d', 'w')];
+    const out = trainerRewards(response([2, 0.5, 0.5, null]), items, 'accuracy', config());
+    expect(out.rewards?.[3]).toBe(1);
+    // prompt_id wins over the text: two ids, two groups, even with the same messages.
+    const byId = [
+      { ...trajectory('a', 'x'), prompt_id: 'prompt_0' },
+      { ...trajectory('a', 'x'), prompt_id: 'prompt_0' },
+      { ...trajectory('a', 'x'), prompt_id: 'prompt_1' },
+      { ...trajectory('a', 'x'), prompt_id: 'prompt_1' },
+    ];
+    expect(trainerRewards(response([1, null, 0, null]), byId, 'accuracy', config()).rewards).toEqual([
+      1, 1, 0, 0,
     ]);
-    expect(trainerRewards(response([null]), [item('B')], 'accuracy', config(), history).rewards).toBeNull();
+    // A later request for prompt_0 sees nothing of the earlier one (ms-swift reuses the ids every step).
+    expect(trainerRewards(response([0.2, null]), byId.slice(0, 2), 'accuracy', config()).rewards).toEqual([
+      0.2, 0.2,
+    ]);
+  });
+
+  it('a judge that answered nothing refuses the batch even when rule scores are left', () => {
+    const items = [item('A'), item('A'), item('B'), item('B')];
+    // MC items scored by rule (1, 0); both open items' judge calls failed.
+    const down = trainerRewards(
+      response([1, 0, null, null], 'judge_error', { items: 2, failed: 2 }),
+      items,
+      'accuracy',
+      config(),
+    );
+    expect(down.rewards).toBeNull();
+    expect(down.reason).toMatch(/judge answered none of the judge items of the batch \(2× judge_error\)/);
+    // A judge too slow for the request's deadline: the same (timeouts are judge items).
+    const slow = trainerRewards(response([1, 0, null, null], 'timeout'), items, 'accuracy', config());
+    expect(slow.rewards).toBeNull();
+    // One verdict came back (a flaky judge): the failed item is neutral in its group.
+    const flaky = trainerRewards(
+      response([1, 0, 0.5, null], 'judge_error', { items: 2, failed: 1 }),
+      items,
+      'accuracy',
+      config(),
+    );
+    expect(flaky.rewards).toEqual([1, 0, 0.5, 0.5]);
+  });
+
+  it('OpenRLHF groups span requests only when declared, and close once complete', async () => {
+    const gate = new GroupGate(5_000);
+    gate.arrive('p', 4, [1], 1);
+    const waiting = gate.wait('p', 4, [], 1);
+    gate.arrive('p', 4, [0], 1);
+    expect(gate.size).toBe(1);
+    gate.arrive('p', 4, [0.5], 1);
+    expect(await waiting).toEqual({ sum: 1.5, count: 3 });
+    expect(gate.size).toBe(0);
+    const items = [item('A')];
+    const outside = new Map([
+      [(await import('./failure-policy.js')).groupKey(items[0] as never) as string, { sum: 1.5, count: 3 }],
+    ]);
+    expect(trainerRewards(response([null]), items, 'accuracy', config(), outside).rewards).toEqual([0.5]);
+    // Undeclared: a lone failed item has nothing to be neutral against.
+    expect(trainerRewards(response([null]), items, 'accuracy', config()).rewards).toBeNull();
   });
 
   it('fail refuses any failure; value fills; per-reward settings win over the default', () => {

@@ -85,15 +85,41 @@ describe('createJudge', () => {
     });
   });
 
-  it('marks an item the judge skipped as parse_error', async () => {
+  it('asks a skipped item again alone, and marks it parse_error only when skipped again', async () => {
     const llm = createStubLlm({ respond: () => ({ results: [{ id: 0, label: 'CORRECT' }] }) });
     const judge = createJudge({ llm });
-    const [kept, skipped] = await Promise.all([
+    const [kept, retried] = await Promise.all([
       judge.evaluate('accuracy', input(1)),
       judge.evaluate('accuracy', input(2)),
     ]);
     expect(kept).toMatchObject({ ok: true, value: 1 });
-    expect(skipped).toMatchObject({ ok: false, code: 'parse_error' });
+    expect(retried).toMatchObject({ ok: true, value: 1 });
+    expect(judge.stats()).toMatchObject({ calls: 2, singleRetries: 1 });
+    const silent = createJudge({ llm: createStubLlm({ respond: () => ({ results: [] }) }) });
+    const both = await Promise.all([
+      silent.evaluate('accuracy', input(1)),
+      silent.evaluate('accuracy', input(2)),
+    ]);
+    expect(both).toMatchObject([
+      { ok: false, code: 'parse_error' },
+      { ok: false, code: 'parse_error' },
+    ]);
+    expect(silent.stats()).toMatchObject({ calls: 3, singleRetries: 2 });
+  });
+
+  it('retries the items of a failed packed call one by one before failing any', async () => {
+    let call = 0;
+    const llm = createStubLlm({
+      respond: ({ user }) => {
+        call++;
+        if (call === 1) throw new Error('HTTP 500 from the judge');
+        return { results: itemIds(user).map((id) => ({ id, label: 'CORRECT' })) };
+      },
+    });
+    const judge = createJudge({ llm });
+    const outcomes = await Promise.all([1, 2, 3].map((n) => judge.evaluate('accuracy', input(n))));
+    expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+    expect(judge.stats()).toMatchObject({ calls: 4, failedCalls: 1, singleRetries: 3 });
   });
 
   it('refuses to judge without an endpoint unless offline heuristics are allowed, and labels them', async () => {

@@ -25,6 +25,10 @@ export interface JudgeStats {
   items: number;
   cacheHits: number;
   cacheMisses: number;
+  /** Items re-asked alone after their packed call failed. */
+  singleRetries: number;
+  /** `performance.now()` of the last call the judge answered, or null before any. */
+  lastAnswerAt: number | null;
 }
 
 export interface Judge {
@@ -75,19 +79,28 @@ export function createJudge(options: JudgeOptions): Judge {
     items: 0,
     cacheHits: 0,
     cacheMisses: 0,
+    singleRetries: 0,
+    lastAnswerAt: null,
   };
   const queues = new Map<JudgeKind, Pending[]>();
   const inFlight = new Map<string, Promise<JudgeOutcome>>();
   let scheduled = false;
   let nextBatch = 0;
 
+  // A failed call of several items is retried item by item before any of them fails: one bad item
+  // (or one unlucky call) must not fail the seven packed with it.
   const runBatch = async (kind: JudgeKind, batch: Pending[]) => {
     const batchId = ++nextBatch;
     const spec = JUDGE_KINDS[kind];
     stats.calls++;
     stats.items += batch.length;
     const inputs = batch.map((entry) => entry.input);
+    const retrySingly = (entries: Pending[]) => {
+      stats.singleRetries += entries.length;
+      for (const entry of entries) void runBatch(kind, [entry]);
+    };
     const fail = (code: 'judge_error' | 'parse_error', message: string) => {
+      if (batch.length > 1) return retrySingly(batch);
       for (const entry of batch) entry.resolve({ ok: false, code, message, batch: batchId });
     };
     let answer: { results: Array<{ id: number } & Record<string, unknown>> };
@@ -111,11 +124,17 @@ export function createJudge(options: JudgeOptions): Judge {
       return fail('judge_error', `judge call failed: ${(error as Error).message}`);
     }
     stats.pendingCalls--;
+    stats.lastAnswerAt = performance.now();
     const byId = new Map(answer.results.map((result) => [result.id, result]));
+    const missing: Pending[] = [];
     batch.forEach((entry, id) => {
       const raw = byId.get(id);
       const judged = raw === undefined ? null : spec.value(raw);
       if (judged === null) {
+        if (batch.length > 1) {
+          missing.push(entry);
+          return;
+        }
         entry.resolve({
           ok: false,
           code: 'parse_error',
@@ -128,6 +147,7 @@ export function createJudge(options: JudgeOptions): Judge {
       cache?.set(entry.key, value);
       entry.resolve({ ok: true, value, source: 'llm-judge', cached: false, batch: batchId });
     });
+    if (missing.length > 0) retrySingly(missing);
   };
 
   const flush = () => {

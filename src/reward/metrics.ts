@@ -119,6 +119,11 @@ export function createRewardMetrics(): RewardMetrics {
       lines.push('# HELP pf_reward_judge_items_total Items sent to the judge.');
       lines.push('# TYPE pf_reward_judge_items_total counter');
       lines.push(`pf_reward_judge_items_total ${judge.items}`);
+      lines.push(
+        '# HELP pf_reward_judge_single_retries_total Items re-asked alone after their packed judge call failed.',
+      );
+      lines.push('# TYPE pf_reward_judge_single_retries_total counter');
+      lines.push(`pf_reward_judge_single_retries_total ${judge.singleRetries}`);
       lines.push('# HELP pf_reward_judge_cache_lookups_total Judge cache lookups by result.');
       lines.push('# TYPE pf_reward_judge_cache_lookups_total counter');
       lines.push(`pf_reward_judge_cache_lookups_total{result="hit"} ${judge.cacheHits}`);

@@ -82,19 +82,50 @@ function parseObject(text: string): Record<string, unknown> | null {
 }
 
 /**
+ * Why a request cannot be scored whatever is retried (HTTP 400), or undefined. OpenRLHF sends
+ * `labels: [""]` when `--data.label_key` is unset (v0.11 `prompts_dataset.py`), and every reward
+ * that reads the row's solution would then fail: a client error that names the flag, never 503.
+ */
+export function missingLabelProblem(
+  request: OpenRlhfRequest,
+  reward: string,
+  requiredColumns: readonly string[],
+): string | undefined {
+  if (requiredColumns.length === 0) return undefined;
+  const labels = request.labels;
+  const empty = request.query.flatMap((_query, index) => {
+    const label = labels?.[index];
+    return label === undefined || label === null || (typeof label === 'string' && label.trim() === '')
+      ? [index]
+      : [];
+  });
+  if (empty.length === 0) return undefined;
+  const which = labels === undefined ? 'the request has no labels' : `labels[${empty[0]}] is empty`;
+  return `${which} (${empty.length} of ${request.query.length}): the "${reward}" reward needs each row's ${requiredColumns.join(', ')}; OpenRLHF sends "" when --data.label_key is unset, start it with --data.label_key solution`;
+}
+
+/**
  * `{rewards, scores, extra_logs}` as OpenRLHF reads them: `torch.tensor([v])` runs on `rewards`,
  * `scores` and every `extra_logs` value, so all three hold one finite number per query. Failed
  * items carry the `onFailure` value; `extra_logs.pf_failed` marks them (1), and a component that
  * failed is logged as 0 there (the flag says it is not a score), so no log value is null.
+ * `scores` is the reward mapped into [0, 1] over the reward's `range` (personavlm: 0–2.5), the
+ * range OpenRLHF's dynamic filtering (`--algo.dynamic_filtering_range`, default 0 1) expects.
  */
 export function openRlhfResponse(
   response: RewardResponse,
   trainer: TrainerRewards & { rewards: number[] },
+  range: readonly [number, number] = [0, 1],
 ): { rewards: number[]; scores: number[]; extra_logs: Record<string, number[]> } {
   const extra: Record<string, number[]> = {};
   for (const [name, values] of Object.entries(response.components)) {
     extra[name] = values.map((value) => value ?? 0);
   }
   extra.pf_failed = response.rewards.map((value) => (value === null ? 1 : 0));
-  return { rewards: trainer.rewards, scores: trainer.rewards, extra_logs: extra };
+  const [low, high] = range;
+  const span = high - low;
+  const scores = trainer.rewards.map((value) =>
+    span <= 0 ? 0 : Math.round(Math.min(1, Math.max(0, (value - low) / span)) * 10_000) / 10_000,
+  );
+  return { rewards: trainer.rewards, scores, extra_logs: extra };
 }

@@ -80,6 +80,7 @@ export async function scoreRewards(
   const batches = new Set<number>();
   let judgeItems = 0;
   let cacheHits = 0;
+  let judgeFailed = 0;
   const run: RewardRun = {
     items,
     judge: options.judge,
@@ -98,6 +99,7 @@ export async function scoreRewards(
     noteJudge(outcome: JudgeOutcome) {
       if (outcome.ok && outcome.cached) cacheHits++;
       else judgeItems++;
+      if (!outcome.ok && outcome.code === 'judge_error') judgeFailed++;
       if (outcome.batch > 0) batches.add(outcome.batch);
     },
   };
@@ -183,6 +185,7 @@ export async function scoreRewards(
       judge_calls: batches.size,
       judge_items: judgeItems,
       cache_hits: cacheHits,
+      judge_failed: judgeFailed,
       // Any judge-backed function scored by the offline heuristics (or offline structure) marks the response.
       offline:
         judge.offline && componentNames.some((name) => (REWARD_FUNCTIONS[name] as RewardFunction).usesJudge),
@@ -253,6 +256,7 @@ async function scoreWithInvalid(
           judge_calls: 0,
           judge_items: 0,
           cache_hits: 0,
+          judge_failed: 0,
           offline: false,
           scorers: {},
           judge_model: judge.model,

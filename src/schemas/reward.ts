@@ -70,6 +70,8 @@ export const RewardUsage = z
     judge_calls: z.number().int(),
     judge_items: z.number().int(),
     cache_hits: z.number().int(),
+    /** Judge items whose call failed (after the single-item retry): equal to the judge items when the judge is down. */
+    judge_failed: z.number().int().optional(),
     /** True when any judge answer in this response came from the offline heuristic judges. */
     offline: z.boolean(),
     /** Per reward function: how its value was produced (`rule`, `llm-judge`, `offline-heuristic`, …). */
@@ -110,7 +112,7 @@ export const RewardResponse = z
   .strict();
 export type RewardResponse = z.infer<typeof RewardResponse>;
 
-/** OpenRLHF's remote reward contract (`--remote_rm_url`). */
+/** OpenRLHF's remote reward contract (v0.11 `--reward.remote_url`; `--remote_rm_url` before). */
 export const OpenRlhfRequest = z
   .object({
     query: z.array(z.string()).min(1, 'query must hold at least one item (empty batch)'),
@@ -232,6 +234,8 @@ export const RewardServerConfig = z
         batchSize: z.number().int().min(1).max(64).default(8),
         temperature: z.number().min(0).max(2).default(0),
         maxTokens: z.number().int().min(16).default(1024),
+        /** How long `/health` reuses its judge probe. */
+        healthTtlMs: z.number().int().min(0).default(5000),
       })
       .strict()
       .prefault({}),
@@ -292,6 +296,14 @@ export const RewardServerConfig = z
       .object({
         /** Which reward to compute for each query. */
         reward: z.string().default('personavlm'),
+        /**
+         * OpenRLHF's `--rollout.n_samples_per_prompt`: completions of one prompt arrive in separate
+         * requests, so a failed one waits for its group to fill it from its siblings (advantage 0).
+         * A `group_size` query parameter on the reward URL wins. Unset: groups never span requests.
+         */
+        groupSize: z.number().int().min(1).optional(),
+        /** Longest wait for the rest of a group (OpenRLHF's client gives up after 180 s). */
+        groupWaitMs: z.number().int().min(1).default(120_000),
         /** Special tokens removed from `query` and `prompts` before scoring (end and pad tokens). */
         stripTokens: z.array(z.string().min(1)).default(DEFAULT_STRIP_TOKENS),
       })

@@ -44,6 +44,7 @@ const FunctionsResponse = z.object({
       name: z.string(),
       description: z.string().optional(),
       requiredColumns: z.array(z.string()).default([]),
+      usesJudge: z.boolean().optional(),
     }),
   ),
 });
@@ -170,6 +171,21 @@ async function checkRewards(
       };
     }
     const columns = r.functions.flatMap((f) => known.get(f.name)?.requiredColumns ?? []);
+    // The server probes its judge on /health: a judge that is down fails the first GRPO batch.
+    const judge = (
+      (await health.json().catch(() => ({}))) as { judge?: { available?: boolean; error?: string } }
+    ).judge;
+    const judged = r.functions.filter((f) => known.get(f.name)?.usesJudge === true).map((f) => f.name);
+    if (judged.length > 0 && judge?.available === false) {
+      return {
+        check: {
+          name: 'reward-server',
+          status: 'fail',
+          message: `reward server ${base} is up but its judge is not available (${judge.error ?? 'no reason given'}); ${judged.join(', ')} need it — fix the judge endpoint in rewards.yaml before training`,
+        },
+        columns,
+      };
+    }
     return {
       check: {
         name: 'reward-server',

@@ -101,6 +101,42 @@ describe('rows as ms-swift trains on them', () => {
     const first = (await readRows(join(exportDir, 'sft/train.jsonl'))).find((r) => r.task === 'reasoning');
     expect(first?.messages[0]?.content).toMatch(/the answer is the letter, e\.g\. <answer>\(b\)<\/answer>/);
   });
+
+  it('has image-bearing RL rows: a question asked beside the photo that is its evidence, never one about the photo', async () => {
+    const plans = (await readFile(join(work, 'out/quickstart/plan/plan.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+    const qaOf = new Map<string, { task: string; evidence: string[] }>();
+    for (const plan of plans) {
+      const slots = new Map(
+        plan.slots.map((slot: { id: string; imageId: string | null }) => [slot.id, slot.imageId]),
+      );
+      const paths = new Map(plan.images.map((image: { id: string; path: string }) => [image.id, image.path]));
+      for (const qa of plan.qa)
+        qaOf.set(`${plan.userId}|${qa.id}`, {
+          task: qa.task,
+          evidence: qa.evidenceSlotIds.flatMap((id: string) => {
+            const imageId = slots.get(id) as string | null | undefined;
+            return imageId ? [paths.get(imageId) as string] : [];
+          }),
+        });
+    }
+    const rows = [
+      ...(await readRows(join(exportDir, 'rl/train.jsonl'))),
+      ...(await readRows(join(exportDir, 'rl/test.jsonl'))),
+    ];
+    const withImages = rows.filter((row) => row.images.length > 0);
+    expect(withImages.length).toBeGreaterThan(0);
+    for (const row of withImages) {
+      const qa = qaOf.get(`${row.user_id}|${row.id.split(':').at(-1)}`);
+      expect(qa, row.id).toBeDefined();
+      // The photo is the question's own evidence, and the question does not ask what is in it.
+      expect(qa?.evidence.map((path) => `images/${path}`)).toContain(row.images[0]);
+      expect(qa?.task, row.id).not.toBe('visual_detail_recall');
+      expect(existsSync(join(exportDir, row.images[0] as string)), row.images[0]).toBe(true);
+    }
+  });
 });
 
 describe('the printed launch resolves every image, and preflight names a broken row', () => {

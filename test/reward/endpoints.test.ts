@@ -4,11 +4,31 @@ import { post, read, THINK_ANSWER } from './support/http.js';
 import { createStubLlm } from './support/stub-llm.js';
 
 describe('other endpoints', () => {
-  it('GET /health reports the judge and cache', async () => {
-    const app = createRewardApp({ llm: createStubLlm() });
+  it('GET /health probes the judge, reuses the answer for a few seconds, and says when it is down', async () => {
+    let clock = 0;
+    const llm = createStubLlm();
+    const app = createRewardApp({ llm, now: () => clock });
     expect(await read(await app.request('/health'))).toMatchObject({
       status: 'ok',
       judge: { model: 'stub-judge', offline: false, available: true },
+    });
+    await app.request('/health');
+    expect(llm.chatCalls).toBe(1); // cached
+    clock = 6000;
+    await app.request('/health');
+    expect(llm.chatCalls).toBe(2); // older than judge.healthTtlMs (5 s): probed again
+    // A judge that just answered a scoring call is up: no probe queues behind the training's calls.
+    const busy = createStubLlm();
+    const busyApp = createRewardApp({ llm: busy });
+    await post(busyApp, '/v1/rewards', { reward: 'consistency', items: [{ completion: THINK_ANSWER('x') }] });
+    expect(await read(await busyApp.request('/health'))).toMatchObject({ judge: { available: true } });
+    expect(busy.chatCalls).toBe(0);
+    const down = createRewardApp({ llm: createStubLlm({ chatError: 'connect ECONNREFUSED 127.0.0.1:9' }) });
+    const response = await down.request('/health');
+    expect(response.status).toBe(200);
+    expect(await read(response)).toMatchObject({
+      status: 'degraded',
+      judge: { available: false, error: expect.stringContaining('ECONNREFUSED') },
     });
   });
 
@@ -27,6 +47,13 @@ describe('other endpoints', () => {
       'gt_ops',
     ]);
     for (const fn of body.functions) expect(fn.description.length).toBeGreaterThan(20);
+    // What a client sends: the columns read (never memory_snapshot unless persona_consistency reads it).
+    const personavlm = body.functions.find((fn: { name: string }) => fn.name === 'personavlm');
+    expect(personavlm.columns).toEqual(
+      expect.arrayContaining(['completion', 'solution', 'choices', 'prompt_id']),
+    );
+    expect(personavlm.columns).not.toContain('memory_snapshot');
+    expect(body.limits).toEqual({ bodyLimitBytes: 8 * 1024 * 1024, maxItems: 4096 });
   });
 
   it('POST /get_reward speaks the OpenRLHF contract', async () => {

@@ -4,10 +4,12 @@
  * SIGTERM/SIGINT or when its stdin closes, so a dying parent never leaves it running.
  *
  *   npx --no-install tsx test/support/start-reward-server.ts --port 0 [--token-env VAR] [--fixture-memory]
- *     [--offline-judge | --judge-down] [--on-failure JSON]
+ *     [--offline-judge | --judge-down | --judge-flaky] [--on-failure JSON] [--body-limit BYTES] [--group-size N]
  *
- * `--judge-down` points the judge at a port nothing listens on (an outage); `--on-failure` is the
- * `onFailure` section of rewards.yaml as JSON.
+ * `--judge-down` points the judge at a port nothing listens on (an outage); `--judge-flaky` makes
+ * the judge's first packed call answer HTTP 500 (a transient fault) and every call holding an item with
+ * the word FLAKY answer 500 (an item the judge keeps failing); `--on-failure` is the `onFailure`
+ * section of rewards.yaml as JSON.
  */
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -26,6 +28,9 @@ const { values } = parseArgs({
     // Offline heuristic judges (labelled) instead of the deterministic fake judge (score 1 / CORRECT).
     'offline-judge': { type: 'boolean', default: false },
     'judge-down': { type: 'boolean', default: false },
+    'judge-flaky': { type: 'boolean', default: false },
+    'body-limit': { type: 'string' },
+    'group-size': { type: 'string' },
     'on-failure': { type: 'string' },
   },
 });
@@ -33,10 +38,13 @@ const { values } = parseArgs({
 const runDir = values['fixture-memory'] ? await memoryRunDir() : undefined;
 const offline = values['offline-judge'];
 /** The deterministic judge: every packed item CORRECT (accuracy) or score 1 (the others). */
+let judgeCalls = 0;
 const judgeAnswer = (request: FakeChatRequest) => {
   const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
   const user = request.messages.find((message) => message.role === 'user')?.content ?? '';
   const ids = [...user.matchAll(/### Item (\d+)/g)].map((match) => Number(match[1]));
+  if (values['judge-flaky'] && ((ids.length > 1 && judgeCalls++ === 0) || user.includes('FLAKY')))
+    throw new Error('flaky judge: HTTP 500');
   return {
     results: ids.map((id) => (system.includes('"label"') ? { id, label: 'CORRECT' } : { id, score: 1 })),
   };
@@ -67,6 +75,10 @@ const server = await startRewardServer({
     judge: { allowOffline: offline },
     memory: runDir === undefined ? {} : { runDir },
     ...(values['on-failure'] === undefined ? {} : { onFailure: JSON.parse(values['on-failure']) }),
+    ...(values['body-limit'] === undefined
+      ? {}
+      : { limits: { bodyLimitBytes: Number(values['body-limit']) } }),
+    ...(values['group-size'] === undefined ? {} : { openrlhf: { groupSize: Number(values['group-size']) } }),
   },
   shutdownTimeoutMs: 2000,
 });

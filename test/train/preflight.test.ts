@@ -181,3 +181,33 @@ describe('reward server auth', () => {
     }
   });
 });
+
+describe('runPreflight against the real reward server', () => {
+  it("fails before training when the server's judge is down (its /health probes the judge)", async () => {
+    const { startRewardServer } = await import('../../src/reward/index.js');
+    const { createLlmClient } = await import('../../src/llm/index.js');
+    const { LlmConfig } = await import('../../src/schemas/llm-config.js');
+    const judgePort = await closedPort();
+    const llm = createLlmClient(
+      LlmConfig.parse({
+        endpoints: { judge: { baseUrl: `http://127.0.0.1:${judgePort}/v1`, model: 'judge', maxRetries: 0 } },
+        roles: { judge: 'judge' },
+      }),
+      { cache: false, env: {} },
+    );
+    const reward = await startRewardServer({ llm, port: 0 });
+    try {
+      const dir = tempDir();
+      writeExport(dir, { answer_type: 'mc' });
+      const report = await runPreflight(grpoRecipe(dir, reward.url), {
+        env: fakeEnv(path.join(dir, 'r.jsonl')),
+        cwd: dir,
+      });
+      expect(failures(report).join('\n')).toMatch(
+        /reward-server: reward server http:\/\/127\.0\.0\.1:\d+ is up but its judge is not available \(judge probe failed: .+\); accuracy need it/,
+      );
+    } finally {
+      await reward.close();
+    }
+  });
+});

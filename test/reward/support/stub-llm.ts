@@ -6,6 +6,7 @@ import type { ChatRequest, LlmClient, StructuredRequest, Usage } from '../../../
  */
 export interface StubLlm extends LlmClient {
   calls: Array<{ role: string; system: string; user: string }>;
+  chatCalls: number;
 }
 
 export function createStubLlm(
@@ -13,6 +14,8 @@ export function createStubLlm(
     offline?: boolean;
     model?: string;
     respond?: (request: { system: string; user: string }) => unknown | Promise<unknown>;
+    /** What the health probe (`chat`) meets: an answer, or this error. */
+    chatError?: string;
   } = {},
 ): StubLlm {
   const calls: StubLlm['calls'] = [];
@@ -26,8 +29,18 @@ export function createStubLlm(
   };
   const client: StubLlm = {
     calls,
+    chatCalls: 0,
+    // Only the `/health` probe chats; the judge uses `structured`.
     async chat(_role: string, _request: ChatRequest) {
-      throw new Error('stub llm: chat not used by the reward server');
+      client.chatCalls++;
+      if (options.chatError !== undefined) throw new Error(options.chatError);
+      return {
+        text: 'pong',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        cached: false,
+        offline: false,
+        model: 'stub-judge',
+      };
     },
     async structured<T>(role: string, request: StructuredRequest<T>): Promise<T> {
       const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
