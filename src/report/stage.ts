@@ -3,7 +3,7 @@ import type { ReduceStage } from '../pipeline/types.js';
 import { STAGE_ROLES } from '../schemas/pipeline.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { hashValue } from '../util/hash.js';
-import { loadModelTokenizer } from '../util/model-tokenizer.js';
+import { loadModelTokenizer, type ModelTokenizer } from '../util/model-tokenizer.js';
 import { gitCommit, packageVersion } from '../util/provenance.js';
 import { collectReportData } from './collect.js';
 import { collectExportChecks } from './export-checks.js';
@@ -11,6 +11,18 @@ import { renderReport } from './render.js';
 import { collectRunHeader, type StageUsage } from './run-header.js';
 
 const ROLES = ['realizer', 'judge', 'embedder'];
+
+/** Tokenizers loaded by this process (loading one takes seconds; a process may write many reports). */
+const tokenizers = new Map<string, Promise<ModelTokenizer>>();
+function tokenizerFor(spec: string): Promise<ModelTokenizer> {
+  let loaded = tokenizers.get(spec);
+  if (loaded === undefined) {
+    loaded = loadModelTokenizer(spec);
+    loaded.catch(() => tokenizers.delete(spec));
+    tokenizers.set(spec, loaded);
+  }
+  return loaded;
+}
 
 /**
  * Writes `report.html`: the go/no-go header first, then what earlier stages left (plan is
@@ -62,7 +74,7 @@ export const reportStage: ReduceStage = {
         usageSource: 'this invocation of the pipeline (manifest.json records each invocation)',
       },
     });
-    const tokenizer = await loadModelTokenizer(ctx.config.report.tokenizer);
+    const tokenizer = await tokenizerFor(ctx.config.report.tokenizer);
     data.exportChecks = await collectExportChecks(ctx.runDir, ctx.config, {
       tokenizer,
       maxLength: ctx.config.report.maxLength,
