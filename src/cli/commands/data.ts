@@ -1,10 +1,10 @@
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../../errors/index.js';
 import type { RunSummary } from '../../pipeline/runner.js';
 import { resolveAutoShard } from '../../scale/shard.js';
-import { parseNumber, parseShard } from '../parse.js';
+import { parseBaseUrl, parseNumber, parseShard } from '../parse.js';
 import { createReporter, type OutputMode } from '../reporters.js';
 
 // Library modules load on demand so `--help` and small commands start fast.
@@ -88,6 +88,47 @@ async function finishWithAlarms(runDir: string, flags: RunFlags): Promise<void> 
   if (strict) assertNoAlarms(alarms, runDir);
 }
 
+/**
+ * Runs `work` with Ctrl-C and SIGTERM turned into a clean stop: the stages finish the records in
+ * flight and journal them, then the command says what was kept and how to resume, and exits 130
+ * (SIGINT) or 143 (SIGTERM). A second signal stops at once.
+ */
+async function withInterrupts<T>(
+  runDir: string,
+  resume: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received !== undefined) process.exit(signal === 'SIGINT' ? 130 : 143);
+    received = signal;
+    process.stderr.write(`\n${signal}: stopping after the records in flight (again to stop at once)…\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await work(controller.signal);
+  } catch (error) {
+    if (received === undefined) throw error;
+    const manifest = JSON.parse(await readFile(join(runDir, 'manifest.json'), 'utf8').catch(() => '{}')) as {
+      stages?: Array<{ name: string; status: string; out: number; units?: { out: string } }>;
+    };
+    const stages = manifest.stages ?? [];
+    const kept = stages.filter((stage) => stage.status === 'done' || stage.status === 'skipped');
+    const stopped = stages.find((stage) => stage.status === 'stopped' || stage.status === 'failed');
+    process.stderr.write(
+      `interrupted (${received}): kept ${kept.length === 0 ? 'no finished stage' : kept.map((stage) => `${stage.name} (${stage.out} ${stage.units?.out ?? 'records'})`).join(', ')}${stopped === undefined ? '' : `; ${stopped.name} keeps the records it finished in its journal`}.\nresume with the same command: ${resume}\n`,
+    );
+    process.exitCode = received === 'SIGINT' ? 130 : 143;
+    return undefined as T;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 /** `validate`, `export`, `report` … rerun stages of a finished run: flags that cannot apply are refused. */
 function refuseInapplicable(command: string, flags: RunFlags): void {
   if (flags.seed !== undefined) {
@@ -118,7 +159,7 @@ function printWhere(summary: RunSummary, flags: { quiet?: boolean; json?: boolea
 function withRunFlags(command: Command): Command {
   return command
     .option('--seed <n>', 'override the pipeline seed', (v) => Math.trunc(parseNumber(v)))
-    .option('--llm-base-url <url>', 'point every model role at this OpenAI-compatible endpoint')
+    .option('--llm-base-url <url>', 'point every model role at this OpenAI-compatible endpoint', parseBaseUrl)
     .option('--llm-model <name>', 'model served by --llm-base-url')
     .option('--llm-api-key-env <var>', 'environment variable holding the API key')
     .option('--budget-usd <x>', 'stop cleanly before spending more than this', parseNumber)
@@ -156,7 +197,12 @@ export function registerDataCommands(program: Command): void {
       .option('--shards <n>', 'with --shard auto: the number of shards', (v) => Math.trunc(parseNumber(v)))
       .option('--strict', 'exit 1 when a fidelity figure is off its target (as validate.strict: true)'),
   ).action(async (file: string, flags: RunFlags) => {
-    const summary = await (await pipeline()).runPipelineFile(file, runOptions(flags));
+    const summary = await withInterrupts(
+      flags.out,
+      `persona-forge run ${file} --out ${flags.out}`,
+      async (signal) => (await pipeline()).runPipelineFile(file, { ...runOptions(flags), signal }),
+    );
+    if (summary === undefined) return;
     printWhere(summary, flags);
     await finishWithAlarms(summary.runDir, flags);
   });

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { parseNumber } from '../parse.js';
+import { parseBaseUrl, parseNumber } from '../parse.js';
 
 /** A share between 0 and 1. */
 function parseRate(value: string): number {
@@ -19,6 +19,7 @@ export function registerEvalCommand(program: Command): void {
     .option(
       '--llm-base-url <url>',
       'OpenAI-compatible endpoint serving the model (vLLM, SGLang, swift deploy, …)',
+      parseBaseUrl,
     )
     .option('--llm-model <name>', 'model name the endpoint serves')
     .option('--llm-api-key-env <var>', 'environment variable holding the API key')
@@ -30,6 +31,7 @@ export function registerEvalCommand(program: Command): void {
     .option(
       '--judge-base-url <url>',
       'an OpenAI-compatible LLM judge for open answers (LoCoMo), besides token F1',
+      parseBaseUrl,
     )
     .option('--judge-model <name>', 'the judge model name (default: --llm-model)')
     .option(

@@ -2,7 +2,7 @@ import { createEvalOracle } from './responders/eval-oracle.js';
 import { type FakeLlmServer, startFakeLlmServer } from './server.js';
 
 export interface RunFakeLlmCliOptions {
-  /** @default 8000 */
+  /** @default 8001 (`persona-forge serve` defaults to 8000) */
   port?: number;
   /** @default 0 */
   latencyMs?: number;
@@ -32,7 +32,7 @@ export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise
       : await createEvalOracle({ set: options.oracle, rate: options.oracleRate ?? 0.7 });
   const server = await startFakeLlmServer({
     ...(respond === undefined ? {} : { respond }),
-    port: options.port ?? 8000,
+    port: options.port ?? 8001,
     latencyMs: options.latencyMs ?? 0,
     models: [options.model ?? 'fake'],
     ...(options.faultRate === undefined ? {} : { faults: { rate: options.faultRate, retryAfterSeconds: 1 } }),
