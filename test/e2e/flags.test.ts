@@ -101,6 +101,26 @@ describe('flags that would be ignored or misread are refused', () => {
   }, 60_000);
 });
 
+describe('dataset card and push', () => {
+  it('the card has a default config, lists only evaluation sets with questions; push of a run folder is refused', async () => {
+    const card = await readFile(join(run, 'export/README.md'), 'utf8');
+    const { parse } = await import('yaml');
+    const front = parse(card.split('---\n')[1] as string) as {
+      configs: Array<{ config_name: string; default?: boolean }>;
+    };
+    expect(front.configs.filter((c) => c.default === true).map((c) => c.config_name)).toEqual(['sft']);
+    const stats = JSON.parse(await readFile(join(run, 'export/stats.json'), 'utf8'));
+    expect(stats.eval.personamem.questions).toBe(0);
+    expect(card).not.toMatch(/eval\/personamem\/questions.csv/);
+    expect(card).toMatch(/eval\/persona-mme\/Persona-MME.json/);
+    const push = await pf(['push', run, '--repo', 'me/demo', '--dry-run']);
+    expect(push.code).toBe(1);
+    expect(push.stderr).toMatch(/is a run folder, not an export/);
+    expect(push.stderr).toContain(`persona-forge push ${join(run, 'export')} --repo me/demo`);
+    expect((await pf(['push', join(run, 'export'), '--repo', 'me/demo', '--dry-run'])).code).toBe(0);
+  });
+});
+
 describe('progress and interruption', () => {
   it('validate shows a measured rate, not 0.0/s ETA --', async () => {
     const result = await pf(['validate', run]);
