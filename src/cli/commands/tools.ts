@@ -270,7 +270,11 @@ export function registerToolCommands(program: Command): void {
       (v) => Math.trunc(parseNumber(v)),
       8001,
     )
-    .option('--model <name>', 'model name /v1/models lists (every name is answered)', 'fake')
+    .option(
+      '--model <names>',
+      'model names /v1/models lists, comma-separated (every name is answered; the endpoint probe checks the list)',
+      'fake',
+    )
     .option('--latency <ms>', 'added latency per request, in milliseconds', parseNumber, 0)
     .option('--latency-ms <n>', 'same as --latency', parseNumber)
     .option(
