@@ -41,6 +41,9 @@ export interface SampleRow {
   label: string;
   /** The dialogue turns the label rests on (the QA target's evidence), shortened. */
   evidence: string[];
+  userId: string;
+  /** The plan's QA target id the row comes from (its evidence), when it comes from one. */
+  qaId: string;
 }
 
 export interface ExportChecks {
@@ -63,6 +66,12 @@ interface Row {
 const PER_MESSAGE = 4;
 const REPLY_PROMPT = 3;
 const SAMPLE_PER_FILE = 48;
+/**
+ * Twice the tokens per character of English text (≈ 0.25): a row this could put near the limit is
+ * counted exactly, up to `MAX_NEAR_LIMIT` rows per file (then the measured ratio decides).
+ */
+const UPPER_TOKENS_PER_CHAR = 0.5;
+const MAX_NEAR_LIMIT = 2000;
 const SAMPLES_PER_TASK = 5;
 
 function short(text: string, max = 280): string {
@@ -88,7 +97,7 @@ export async function collectExportChecks(
   options: { tokenizer: ModelTokenizer; maxLength: number; imageTokens: number },
 ): Promise<ExportChecks> {
   const checks: ExportChecks = { mix: [], lengths: [], samples: [], tokenizer: options.tokenizer.name };
-  let stats: { sft?: { train?: Record<string, number> }; rl?: { train?: Record<string, number> } };
+  let stats: Record<'sft' | 'rl', Partial<Record<'train' | 'test', Record<string, number>>> | undefined>;
   try {
     stats = JSON.parse(await readFile(join(runDir, 'export/stats.json'), 'utf8')) as typeof stats;
   } catch {
@@ -125,64 +134,69 @@ export async function collectExportChecks(
     row.messages.reduce((sum, m) => sum + count(m.content) + PER_MESSAGE, REPLY_PROMPT) +
     (row.images?.length ?? 0) * options.imageTokens;
   const chars = (row: Row) => row.messages.reduce((sum, m) => sum + m.content.length, 0);
-  const evidence = await evidenceIndex(runDir);
+  // One streaming pass per file; only numbers are kept (the files are hundreds of MB at scale).
   for (const kind of ['sft', 'rl'] as const) {
     const perTask = new Map<string, number>();
     const seen = new Map<string, number>();
     // Five rows spread over each task's rows (not the first user's five).
     const stride = (task: string) =>
       Math.max(1, Math.floor((stats[kind]?.train?.[task] ?? SAMPLES_PER_TASK) / SAMPLES_PER_TASK));
-    for (const split of ['train', 'test']) {
+    for (const split of ['train', 'test'] as const) {
       const file = `export/${kind}/${split}.jsonl`;
-      const rows: Array<{ chars: number; images: number; row: Row | null }> = [];
-      let lineCount = 0;
+      const expected = Object.values(stats[kind]?.[split] ?? {}).reduce((sum, n) => sum + n, 0);
+      // An evenly spaced sample is counted exactly; it sets the characters-per-token ratio.
+      const step = Math.max(1, Math.floor(expected / SAMPLE_PER_FILE));
+      const tokens: number[] = [];
+      const estimated: Array<{ index: number; chars: number; images: number }> = [];
+      let sampleTokens = 0;
+      let sampleChars = 0;
+      let nearLimit = 0;
       for await (const record of readJsonl(join(runDir, file), { allowMissing: true })) {
         const row = record as Row;
-        lineCount++;
-        rows.push({ chars: chars(row), images: row.images?.length ?? 0, row });
-        const index = seen.get(row.task) ?? 0;
-        if (split === 'train') seen.set(row.task, index + 1);
+        const index = tokens.length;
+        const size = chars(row);
+        const images = row.images?.length ?? 0;
+        if (index % step === 0) {
+          const n = exact(row);
+          tokens.push(n);
+          sampleTokens += n - images * options.imageTokens;
+          sampleChars += size;
+        } else if (
+          nearLimit < MAX_NEAR_LIMIT &&
+          size * UPPER_TOKENS_PER_CHAR + images * options.imageTokens >= 0.7 * options.maxLength
+        ) {
+          // Possibly near or over the limit: counted, not estimated.
+          nearLimit++;
+          tokens.push(exact(row));
+        } else {
+          tokens.push(Number.NaN);
+          estimated.push({ index, chars: size, images });
+        }
+        const taskIndex = seen.get(row.task) ?? 0;
+        if (split === 'train') seen.set(row.task, taskIndex + 1);
         if (
           split === 'train' &&
-          index % stride(row.task) === 0 &&
+          taskIndex % stride(row.task) === 0 &&
           (perTask.get(row.task) ?? 0) < SAMPLES_PER_TASK
         ) {
           perTask.set(row.task, (perTask.get(row.task) ?? 0) + 1);
-          checks.samples.push(sampleOf(kind, row, evidence));
+          checks.samples.push(sampleOf(kind, row));
         }
       }
-      if (lineCount === 0) continue;
-      // A seeded, evenly spaced sample is counted exactly; it sets the chars-per-token ratio.
-      const step = Math.max(1, Math.floor(rows.length / SAMPLE_PER_FILE));
-      const tokens = new Array<number>(rows.length).fill(-1);
-      let sampleTokens = 0;
-      let sampleChars = 0;
-      for (let i = 0; i < rows.length; i += step) {
-        const entry = rows[i] as (typeof rows)[number];
-        tokens[i] = exact(entry.row as Row);
-        sampleTokens += tokens[i] as number;
-        sampleChars += entry.chars;
-      }
+      if (tokens.length === 0) continue;
       const perChar = sampleChars === 0 ? 0.3 : sampleTokens / sampleChars;
-      let counted = 0;
-      rows.forEach((entry, i) => {
-        if (tokens[i] !== -1) {
-          counted++;
-          return;
-        }
-        const estimate = Math.round(entry.chars * perChar) + entry.images * options.imageTokens;
-        // Near or over the limit the estimate is not trusted: those rows are counted exactly.
-        if (estimate >= 0.7 * options.maxLength) {
-          tokens[i] = exact(entry.row as Row);
-          counted++;
-        } else tokens[i] = estimate;
-      });
-      const sorted = [...tokens].sort((a, b) => a - b);
+      for (const entry of estimated)
+        tokens[entry.index] =
+          Math.round(entry.chars * perChar) +
+          PER_MESSAGE * 3 +
+          REPLY_PROMPT +
+          entry.images * options.imageTokens;
+      const sorted = [...tokens].sort((x, y) => x - y);
       checks.lengths.push({
         file,
-        rows: rows.length,
+        rows: tokens.length,
         tokens,
-        counted,
+        counted: tokens.length - estimated.length,
         maxLength: options.maxLength,
         over: tokens.filter((n) => n > options.maxLength).length,
         max: sorted[sorted.length - 1] ?? 0,
@@ -190,54 +204,59 @@ export async function collectExportChecks(
       });
     }
   }
+  await addEvidence(runDir, checks.samples);
   return checks;
 }
 
-/** Per user, the text of each turn by evidence slot, and each QA target's slots, from plan and dialogues. */
-async function evidenceIndex(
-  runDir: string,
-): Promise<{ qa: Map<string, string[]>; slotTurns: Map<string, string[]> }> {
-  const qa = new Map<string, string[]>();
-  const slotTurns = new Map<string, string[]>();
+/**
+ * Fills in each sample's evidence: the dialogue turns carrying its QA target's evidence slots.
+ * Reads plan and dialogues once, keeping only the sampled users' turns.
+ */
+async function addEvidence(runDir: string, samples: SampleRow[]): Promise<void> {
+  const wanted = new Map<string, SampleRow[]>();
+  for (const sample of samples) {
+    const list = wanted.get(sample.userId) ?? [];
+    list.push(sample);
+    wanted.set(sample.userId, list);
+  }
+  const slotsOf = new Map<SampleRow, string[]>();
   for await (const record of readJsonl(join(runDir, 'plan/plan.jsonl'), { allowMissing: true })) {
     const plan = record as { userId: string; qa: Array<{ id: string; evidenceSlotIds?: string[] }> };
-    for (const target of plan.qa) qa.set(`${plan.userId}:${target.id}`, target.evidenceSlotIds ?? []);
+    for (const sample of wanted.get(plan.userId) ?? []) {
+      const target = plan.qa.find((qa) => qa.id === sample.qaId);
+      if (target !== undefined) slotsOf.set(sample, target.evidenceSlotIds ?? []);
+    }
   }
   for await (const record of readJsonl(join(runDir, 'dialogues/dialogues.jsonl'), { allowMissing: true })) {
     const dialogue = record as {
       userId: string;
       sessions: Array<{ turns: Array<{ time: string; speaker: string; text: string; slots?: string[] }> }>;
     };
+    const users = wanted.get(dialogue.userId);
+    if (users === undefined) continue;
     for (const session of dialogue.sessions)
       for (const turn of session.turns)
-        for (const slot of turn.slots ?? []) {
-          const key = `${dialogue.userId}:${slot}`;
-          const list = slotTurns.get(key) ?? [];
-          list.push(`[${turn.time.slice(0, 16).replace('T', ' ')}] ${turn.speaker}: ${turn.text}`);
-          slotTurns.set(key, list);
+        for (const sample of users) {
+          const slots = slotsOf.get(sample) ?? [];
+          if (sample.evidence.length < 3 && (turn.slots ?? []).some((slot) => slots.includes(slot)))
+            sample.evidence.push(
+              short(`[${turn.time.slice(0, 16).replace('T', ' ')}] ${turn.speaker}: ${turn.text}`, 200),
+            );
         }
   }
-  return { qa, slotTurns };
 }
 
-function sampleOf(
-  kind: 'sft' | 'rl',
-  row: Row,
-  index: { qa: Map<string, string[]>; slotTurns: Map<string, string[]> },
-): SampleRow {
-  const user = row.user_id ?? row.id.split(':')[0] ?? '';
+function sampleOf(kind: 'sft' | 'rl', row: Row): SampleRow {
   const lastUser = [...row.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const lastAssistant = [...row.messages].reverse().find((m) => m.role === 'assistant')?.content ?? '';
-  const qaId = row.id.split(':').at(-1) ?? '';
-  const slots = index.qa.get(`${user}:${qaId}`) ?? [];
   return {
     kind,
     task: row.task,
     id: row.id,
+    userId: row.user_id ?? row.id.split(':')[0] ?? '',
+    qaId: row.id.split(':').at(-1) ?? '',
     input: short(lastUser),
     label: short(row.solution ?? lastAssistant),
-    evidence: slots.flatMap((slot) =>
-      (index.slotTurns.get(`${user}:${slot}`) ?? []).slice(0, 2).map((t) => short(t, 200)),
-    ),
+    evidence: [],
   };
 }
