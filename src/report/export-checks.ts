@@ -65,7 +65,7 @@ interface Row {
 /** Chat-template tokens around each message (`<|im_start|>role\n … <|im_end|>\n`) and the reply prompt. */
 const PER_MESSAGE = 4;
 const REPLY_PROMPT = 3;
-const SAMPLE_PER_FILE = 48;
+const SAMPLE_PER_FILE = 32;
 /**
  * Twice the tokens per character of English text (≈ 0.25): a row this could put near the limit is
  * counted exactly, up to `MAX_NEAR_LIMIT` rows per file (then the measured ratio decides).
