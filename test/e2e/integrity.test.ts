@@ -27,15 +27,17 @@ const DATA = [
   'report.html',
 ];
 /**
- * The data files' text. report.html's usage table records what each invocation spent on online
- * stages (a resumed run splits it across invocations), so it is left out of the comparison; the
- * rest of the report depends only on the data.
+ * The data files' text. report.html's run header records provenance and spending (the config hash,
+ * which covers the answer-cache folder these runs vary, and what each invocation spent on online
+ * stages, which a resumed run splits across invocations), so it is left out of the comparison;
+ * the rest of the report depends only on the data.
  */
 async function data(dir: string): Promise<string[]> {
   return Promise.all(
     DATA.map((rel) =>
       readFile(join(dir, rel), 'utf8').then(
-        (text) => (rel === 'report.html' ? text.replace(/<table class="usage">[\s\S]*?<\/table>/, '') : text),
+        (text) =>
+          rel === 'report.html' ? text.replace(/<header class="run-header"[\s\S]*?<\/header>/, '') : text,
         () => '<missing>',
       ),
     ),
