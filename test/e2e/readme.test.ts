@@ -168,7 +168,9 @@ describe('README.md, section by section, through the shipped binary', () => {
     // A model server for the "real endpoint" lines: the shipped fake model.
     // It lists the README's model names: every run probes /v1/models before its first call.
     await runLines(
-      [`npx --no-install persona-forge dev fake-llm --port ${fakePort} --model Qwen/Qwen2.5-72B-Instruct,gpt-4o-mini &`],
+      [
+        `npx --no-install persona-forge dev fake-llm --port ${fakePort} --model Qwen/Qwen2.5-72B-Instruct,gpt-4o-mini &`,
+      ],
       (l) => l,
       baseEnv(),
     );

@@ -34,7 +34,10 @@ export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise
     ...(respond === undefined ? {} : { respond }),
     port: options.port ?? 8001,
     latencyMs: options.latencyMs ?? 0,
-    models: (options.model ?? 'fake').split(',').map((name) => name.trim()).filter((name) => name !== ''),
+    models: (options.model ?? 'fake')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
     ...(options.faultRate === undefined ? {} : { faults: { rate: options.faultRate, retryAfterSeconds: 1 } }),
   });
   const log = options.log ?? console.log;
