@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { exitCodeFor, isPersonaForgeError } from '../errors/index.js';
 import { registerDataCommands } from './commands/data.js';
@@ -14,6 +15,7 @@ export function createProgram(options: { json?: boolean } = {}): Command {
   const program = new Command('persona-forge')
     .description('Training data for long-term personalized assistants, ms-swift training and rewards.')
     .option('--debug', 'show stack traces on errors')
+    .version(packageVersion(), '-V, --version', 'print the persona-forge version')
     .exitOverride();
   if (options.json === true) {
     // Set before the commands are added: subcommands copy the output settings when created.
@@ -27,6 +29,28 @@ export function createProgram(options: { json?: boolean } = {}): Command {
   registerScaleCommands(program);
   registerViewCommand(program);
   return program;
+}
+
+/** The version in package.json (read once, synchronously, for `--version`). */
+function packageVersion(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}
+
+/**
+ * With `--help`, the command path that names no command (`persona-forge frobnicate --help`,
+ * `persona-forge slurm frob --help`): commander would print the parent's help and exit 0.
+ */
+function unknownCommand(program: Command, argv: string[]): string | undefined {
+  if (!argv.includes('--help') && !argv.includes('-h')) return undefined;
+  let command = program;
+  for (const word of argv) {
+    if (word.startsWith('-')) return undefined;
+    if (command.commands.length === 0) return undefined;
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (next === undefined) return word === 'help' ? undefined : word;
+    command = next;
+  }
+  return undefined;
 }
 
 /** Commands that finish with a status other than success (e.g. a failed preflight) report it here. */
@@ -62,6 +86,14 @@ export async function main(argv: string[]): Promise<void> {
   const debug = argv.includes('--debug');
   const json = argv.includes('--json');
   const program = createProgram({ json });
+  const unknown = unknownCommand(program, argv);
+  if (unknown !== undefined) {
+    process.exitCode = 2;
+    const message = `unknown command '${unknown}' (run persona-forge --help for the commands)`;
+    if (json) jsonEvent({ type: 'error', code: 'USAGE', message, exitCode: 2 });
+    else console.error(`error: ${message}`);
+    return;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {

@@ -19,3 +19,33 @@ export function parseNumber(value: string): number {
     throw new InvalidArgumentError(`expected a non-negative number (got "${value}")`);
   return n;
 }
+
+/**
+ * Parses a Slurm memory size with its unit (`16G`, `8000M`, `1T`): Slurm reads a bare number as
+ * megabytes, so `--mem 8` would ask for 8 MB.
+ */
+export function parseMemory(value: string): string {
+  if (!/^\d+(\.\d+)?[KMGT]$/i.test(value.trim())) {
+    throw new InvalidArgumentError(
+      `give a unit: 16G (gigabytes), 8000M (megabytes) or 1T; Slurm reads a bare number as megabytes (got "${value}")`,
+    );
+  }
+  return value.trim().toUpperCase();
+}
+
+/** Parses an OpenAI-compatible base URL: it must name its scheme (`http://host:8000/v1`). */
+export function parseBaseUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    const guess = /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+      ? value.replace(/^[^:]+/, 'http')
+      : `http://${value}`;
+    throw new InvalidArgumentError(`expected an http(s) URL such as ${guess} (got "${value}")`);
+  }
+  return value;
+}

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
-import { InputError } from '../errors/index.js';
+import { InputError, PersonaForgeError } from '../errors/index.js';
 import { createLlmClient } from '../llm/index.js';
+import { assertBudgetEnforceable, withPrices } from '../llm/known-prices.js';
+import { probeEndpoint } from '../llm/probe-endpoint.js';
 import type { LlmClient } from '../llm/types.js';
 import { createConfiguredJudge } from '../reward/configured-judge.js';
 import { createJudgeCache } from '../reward/judge-cache.js';
@@ -11,6 +13,7 @@ import { writeFileAtomic } from '../util/fs.js';
 import { loadEvalSet } from './load.js';
 import { type EvalRecord, type EvalStrategy, runEval } from './run.js';
 import {
+  compareCoverage,
   compareHtml,
   compareMarkdown,
   compareRecords,
@@ -48,9 +51,31 @@ export interface EvalCommandOptions {
   /** An OpenAI-compatible judge for open answers (LoCoMo), besides the paper's token F1. */
   judgeBaseUrl?: string;
   judgeModel?: string;
-  onProgress?: (progress: { done: number; total: number; resumed: number }) => void;
+  onProgress?: (progress: { done: number; total: number; resumed: number; failed: number }) => void;
   /** Replaces the client built from baseUrl/model (tests). */
   llm?: LlmClient;
+  /**
+   * Probe the endpoint (and the judge's) before the first question, so a wrong URL, model or key
+   * stops in seconds. @default true unless `llm` is given
+   */
+  probe?: boolean;
+  /**
+   * The share of questions (0–1) allowed to fail after retries; above it the evaluation throws an
+   * `EvalFailuresError` after writing its outputs (errors are never scored). @default 0
+   */
+  maxErrorRate?: number;
+  /** USD per 1M prompt / completion tokens of the served model (for `budgetUsd`). */
+  priceInputPerM?: number;
+  priceOutputPerM?: number;
+}
+
+/** Evaluation finished, but more questions failed than `maxErrorRate` allows. */
+export class EvalFailuresError extends PersonaForgeError {
+  readonly summary: EvalSummary;
+  constructor(message: string, summary: EvalSummary, hint: string) {
+    super('EVAL_FAILED', message, { hint });
+    this.summary = summary;
+  }
 }
 
 /**
@@ -75,27 +100,33 @@ export async function evalCommand(
     }
   }
   const strategy = options.strategy ?? 'full';
+  const llmConfig = evalLlmConfig(options);
+  if (options.llm === undefined) assertBudgetEnforceable(llmConfig, options.budgetUsd, ['eval']);
+  if (options.llm === undefined && options.probe !== false) {
+    await probeEndpoint(
+      'model',
+      {
+        baseUrl: options.baseUrl,
+        model: options.model,
+        ...(options.apiKeyEnv === undefined ? {} : { apiKeyEnv: options.apiKeyEnv }),
+      },
+      'chat',
+    );
+    if (options.judgeBaseUrl !== undefined)
+      await probeEndpoint(
+        'judge',
+        { baseUrl: options.judgeBaseUrl, model: options.judgeModel ?? options.model },
+        'chat',
+      );
+  }
   const llm =
     options.llm ??
-    createLlmClient(
-      LlmConfig.parse({
-        endpoints: {
-          model: {
-            baseUrl: options.baseUrl,
-            model: options.model,
-            ...(options.apiKeyEnv === undefined ? {} : { apiKeyEnv: options.apiKeyEnv }),
-            maxConcurrency: options.concurrency ?? 64,
-          },
-        },
-        roles: { eval: 'model' },
-      }),
-      {
-        // Answers are cached inside the output folder: a rerun resumes for free, and two
-        // checkpoints served under the same model name never share answers.
-        cacheDir: join(options.out, '.cache'),
-        ...(options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd }),
-      },
-    );
+    createLlmClient(llmConfig, {
+      // Answers are cached inside the output folder: a rerun resumes for free, and two
+      // checkpoints served under the same model name never share answers.
+      cacheDir: join(options.out, '.cache'),
+      ...(options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd }),
+    });
   const judgeOpen =
     options.judgeBaseUrl === undefined
       ? undefined
@@ -109,9 +140,40 @@ export async function evalCommand(
     ...(options.limit === undefined ? {} : { limit: options.limit }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    target: `${options.baseUrl} (model ${options.model})`,
   });
   const summary = await writeSummary(options.out, records, { strategy, model: options.model });
+  const allowed = options.maxErrorRate ?? 0;
+  if (summary.errors > 0 && summary.errors / Math.max(1, summary.items) > allowed) {
+    const first = summary.errorReasons[0];
+    throw new EvalFailuresError(
+      `${summary.errors} of ${summary.items} questions failed after retries (more than --max-error-rate ${allowed}); they are not scored. Most common: ${first?.reason ?? '?'} (${first?.count ?? 0}×)`,
+      summary,
+      `fix the endpoint and run the same command again: the ${summary.scored} answered questions are kept and only the failed ones are asked again (summary.json and summary.md list the errors)`,
+    );
+  }
   return { records, summary };
+}
+
+/** The one endpoint `eval` asks, priced from the flags or the known hosted models. */
+function evalLlmConfig(options: EvalCommandOptions): LlmConfig {
+  return withPrices(
+    LlmConfig.parse({
+      endpoints: {
+        model: {
+          baseUrl: options.baseUrl,
+          model: options.model,
+          ...(options.apiKeyEnv === undefined ? {} : { apiKeyEnv: options.apiKeyEnv }),
+          maxConcurrency: options.concurrency ?? 64,
+        },
+      },
+      roles: { eval: 'model' },
+    }),
+    {
+      ...(options.priceInputPerM === undefined ? {} : { inputPerM: options.priceInputPerM }),
+      ...(options.priceOutputPerM === undefined ? {} : { outputPerM: options.priceOutputPerM }),
+    },
+  );
 }
 
 /**
@@ -147,10 +209,11 @@ function createOpenJudge(baseUrl: string, model: string, out: string) {
 export async function evalCompareCommand(dirs: [string, string], out?: string): Promise<string> {
   const [a, b] = await Promise.all(dirs.map((dir) => readRecords(dir)));
   const rows = compareRecords(a as EvalRecord[], b as EvalRecord[]);
-  const markdown = compareMarkdown(rows, dirs);
+  const coverage = compareCoverage(a as EvalRecord[], b as EvalRecord[]);
+  const markdown = compareMarkdown(rows, dirs, coverage);
   if (out !== undefined) {
     await writeFileAtomic(join(out, 'compare.md'), markdown);
-    await writeFileAtomic(join(out, 'compare.html'), compareHtml(rows, dirs));
+    await writeFileAtomic(join(out, 'compare.html'), compareHtml(rows, dirs, coverage));
     await writeFileAtomic(join(out, 'compare.json'), `${JSON.stringify(rows, null, 2)}\n`);
   }
   return markdown;

@@ -26,10 +26,12 @@ export interface EvalRecord {
   output: string;
   retrievals: Array<{ keywords: string; start_time: string | null; end_time: string | null; ids: string[] }>;
   parsed: string;
-  score: number;
+  /** The item's score; null when its model call failed (then `error` says why). */
+  score: number | null;
   latencyMs: number;
   /** LLM-judge verdict for open answers (1 correct, 0 wrong) when a judge is configured. */
   judgeScore?: number;
+  /** Why the item could not be answered (after the client's retries); such an item is never scored. */
   error?: string;
 }
 
@@ -48,7 +50,9 @@ export interface RunEvalOptions {
   maxAnswerTokens?: number;
   /** RAG: memories retrieved per question before the budget cut. @default 24 */
   ragK?: number;
-  onProgress?: (progress: { done: number; total: number; resumed: number }) => void;
+  onProgress?: (progress: { done: number; total: number; resumed: number; failed: number }) => void;
+  /** Named in every failed item's error: where the model was asked (`<url> (model <name>)`). */
+  target?: string;
   /**
    * Judges open answers (LoCoMo) besides the paper's F1: the reward server's accuracy judge
    * (versioned prompt, verdicts cached). Absent: no judged score.
@@ -77,7 +81,8 @@ export async function runEval(sets: EvalSet[], options: RunEvalOptions): Promise
       if (line.trim() === '') continue;
       try {
         const record = JSON.parse(line) as EvalRecord;
-        if (record.strategy === options.strategy) done.set(record.id, record);
+        // A failed item is asked again: only answers are kept.
+        if (record.strategy === options.strategy && record.error === undefined) done.set(record.id, record);
       } catch {
         // a line cut by a kill: that item runs again
       }
@@ -88,8 +93,9 @@ export async function runEval(sets: EvalSet[], options: RunEvalOptions): Promise
   const concurrency = options.concurrency ?? 64;
   let next = 0;
   let finished = done.size;
+  let failed = 0;
   const total = selected.length;
-  options.onProgress?.({ done: finished, total, resumed });
+  options.onProgress?.({ done: finished, total, resumed, failed });
   // One append handle for the journal: a line per finished question, written as it finishes.
   const journal = await open(journalPath, 'a');
   const worker = async () => {
@@ -102,7 +108,8 @@ export async function runEval(sets: EvalSet[], options: RunEvalOptions): Promise
       done.set(record.id, record);
       await journal.write(`${JSON.stringify(record)}\n`);
       finished++;
-      options.onProgress?.({ done: finished, total, resumed });
+      if (record.error !== undefined) failed++;
+      options.onProgress?.({ done: finished, total, resumed, failed });
     }
   };
   try {
@@ -115,7 +122,8 @@ export async function runEval(sets: EvalSet[], options: RunEvalOptions): Promise
     join(options.out, 'items.jsonl'),
     records.map((r) => `${JSON.stringify(r)}\n`).join(''),
   );
-  await rm(journalPath, { force: true });
+  // With failed questions the journal stays: the same command asks only those again.
+  if (records.every((record) => record.error === undefined)) await rm(journalPath, { force: true });
   return records;
 }
 
@@ -182,17 +190,18 @@ async function evaluateItem(
     };
   } catch (error) {
     // Out of budget stops the evaluation (finished items stay in the journal); other failures are
-    // this item's, recorded with the reason and a score of 0.
+    // this item's: recorded with the reason and where the model was asked, and never scored.
     if (error instanceof BudgetExceededError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
     return {
       ...base,
       promptTokens: 0,
       output: '',
       retrievals: [],
       parsed: '',
-      score: 0,
+      score: null,
       latencyMs: Math.round(performance.now() - started),
-      error: error instanceof Error ? error.message : String(error),
+      error: options.target === undefined ? message : `${options.target}: ${message}`,
     };
   }
 }

@@ -27,9 +27,45 @@ export interface SummaryRow {
 export interface EvalSummary {
   strategy: string;
   model: string;
+  /** Questions asked (scored + failed). */
   items: number;
+  /** Questions scored: the denominators of the rows. */
+  scored: number;
+  /** Questions whose model call failed after retries: never scored, never in a row. */
   errors: number;
+  /** The distinct failure reasons with their counts, most common first. */
+  errorReasons: Array<{ reason: string; count: number }>;
   rows: SummaryRow[];
+}
+
+/**
+ * The one definition of a benchmark's headline group, used by `eval` and `eval compare` alike:
+ * Persona-MME's personality-alignment cases are their own `alignment` row (as the paper reports
+ * them), every other question is in `overall`.
+ */
+export function headlineGroup(
+  record: Pick<EvalRecord, 'format' | 'aspect' | 'task'>,
+): 'overall' | 'alignment' {
+  return record.format === 'persona-mme' && /alignment/i.test(record.aspect ?? record.task)
+    ? 'alignment'
+    : 'overall';
+}
+
+/** True when the item was answered and scored (a failed call has an `error` and no score). */
+export function isScored(record: EvalRecord): record is EvalRecord & { score: number } {
+  return record.error === undefined && typeof record.score === 'number';
+}
+
+/** The distinct failure reasons of the failed items, most common first. */
+export function errorReasons(records: readonly EvalRecord[]): Array<{ reason: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const record of records) {
+    if (record.error === undefined) continue;
+    counts.set(record.error, (counts.get(record.error) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([reason, count]) => ({ reason, count }));
 }
 
 const BOOTSTRAP = 1000;
@@ -69,11 +105,12 @@ export function summarize(
       entry = { row: { format, by, group }, values: [], judged: [] };
       groups.set(key, entry);
     }
-    entry.values.push(record.score);
+    entry.values.push(record.score as number);
     if (record.judgeScore !== undefined) entry.judged.push(record.judgeScore);
   };
-  for (const record of records) {
-    const alignment = record.format === 'persona-mme' && /alignment/i.test(record.aspect ?? record.task);
+  // Failed items are errors, reported apart: a dead endpoint is not a wrong answer.
+  for (const record of records.filter(isScored)) {
+    const alignment = headlineGroup(record) === 'alignment';
     if (alignment) add(record.format, 'alignment', 'personality alignment', record);
     else add(record.format, 'overall', 'all', record);
     if (record.aspect != null && !alignment) add(record.format, 'aspect', record.aspect, record);
@@ -103,7 +140,9 @@ export function summarize(
     strategy: meta.strategy,
     model: meta.model,
     items: records.length,
+    scored: records.filter(isScored).length,
     errors: records.filter((r) => r.error !== undefined).length,
+    errorReasons: errorReasons(records),
     rows,
   };
 }
@@ -119,8 +158,13 @@ export function summaryMarkdown(summary: EvalSummary): string {
   const lines = [
     `# Evaluation: ${summary.model}, strategy ${summary.strategy}`,
     '',
-    `${summary.items} questions, ${summary.errors} errors.`,
+    `${summary.items} questions: ${summary.scored} scored, ${summary.errors} failed (errors are not scored).`,
   ];
+  if (summary.errors > 0) {
+    lines.push('', '## Errors (not scored)', '', '| reason | questions |', '|---|---:|');
+    for (const error of summary.errorReasons.slice(0, 10))
+      lines.push(`| ${error.reason.replaceAll('|', '\\|').replaceAll('\n', ' ')} | ${error.count} |`);
+  }
   for (const format of [...new Set(summary.rows.map((row) => row.format))]) {
     const rows = summary.rows.filter((r) => r.format === format);
     const judged = rows.some((row) => row.judged !== undefined);
@@ -162,7 +206,7 @@ export function summaryHtml(summary: EvalSummary): string {
       { title: FORMAT_TITLES[format] ?? format, unit: '' },
     ),
   );
-  const table = summaryMarkdown(summary)
+  const table = summaryMarkdown({ ...summary, errors: 0 })
     .split('\n')
     .filter((line) => line.startsWith('|') && !line.startsWith('|---'))
     .map(
@@ -174,7 +218,14 @@ export function summaryHtml(summary: EvalSummary): string {
           .join('')}</tr>`,
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>persona-forge eval: ${escapeXml(summary.model)}</title><style>body{font:14px system-ui,sans-serif;margin:24px;max-width:900px}td{padding:2px 8px;border-bottom:1px solid #eee}</style></head><body><h1>Evaluation: ${escapeXml(summary.model)} (${escapeXml(summary.strategy)})</h1><p>${summary.items} questions, ${summary.errors} errors.</p>${charts.join('')}<table>${table}</table></body></html>\n`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>persona-forge eval: ${escapeXml(summary.model)}</title><style>body{font:14px system-ui,sans-serif;margin:24px;max-width:900px}td{padding:2px 8px;border-bottom:1px solid #eee}</style></head><body><h1>Evaluation: ${escapeXml(summary.model)} (${escapeXml(summary.strategy)})</h1><p>${summary.items} questions: ${summary.scored} scored, ${summary.errors} failed (errors are not scored).</p>${
+    summary.errors > 0
+      ? `<div class="alarm" role="alert" style="background:#c62828;color:#fff;padding:.8rem 1rem"><strong>${summary.errors} of ${summary.items} questions failed and are not scored.</strong><ul>${summary.errorReasons
+          .slice(0, 5)
+          .map((e) => `<li>${escapeXml(e.reason)} (${e.count})</li>`)
+          .join('')}</ul></div>`
+      : ''
+  }${charts.join('')}<table>${table}</table></body></html>\n`;
 }
 
 export async function writeSummary(
@@ -217,8 +268,11 @@ export interface CompareRow {
 }
 
 /**
- * Per-task deltas (B − A) over the items both evaluated, with paired bootstrap intervals
- * (items resampled together, so the interval is of the per-item differences).
+ * Per-task deltas (B − A: B is the second folder given, A the first) over the items both scored,
+ * with paired bootstrap intervals (items resampled together, so the interval is of the per-item
+ * differences). `(overall)` and `(alignment)` are the groups `eval` calls overall and alignment
+ * (`headlineGroup`), so over the same items their n and scores are `eval`'s own. Items that failed
+ * in either evaluation are left out and counted in `skipped`.
  */
 export function compareRecords(a: readonly EvalRecord[], b: readonly EvalRecord[]): CompareRow[] {
   const byId = new Map(a.map((record) => [record.id, record]));
@@ -228,8 +282,8 @@ export function compareRecords(a: readonly EvalRecord[], b: readonly EvalRecord[
   >();
   for (const right of b) {
     const left = byId.get(right.id);
-    if (left === undefined) continue;
-    for (const task of [right.task, '(overall)']) {
+    if (left === undefined || !isScored(left) || !isScored(right)) continue;
+    for (const task of [right.task, `(${headlineGroup(right)})`]) {
       const key = `${right.format}\u0000${task}`;
       let entry = groups.get(key);
       if (entry === undefined) {
@@ -242,6 +296,7 @@ export function compareRecords(a: readonly EvalRecord[], b: readonly EvalRecord[
     }
   }
   const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+  const headline = (task: string) => (task === '(overall)' ? 0 : task === '(alignment)' ? 1 : 2);
   return [...groups.values()]
     .map((entry) => {
       const interval = bootstrapInterval(entry.diffs);
@@ -260,32 +315,75 @@ export function compareRecords(a: readonly EvalRecord[], b: readonly EvalRecord[
     .sort(
       (x, y) =>
         x.format.localeCompare(y.format) ||
-        (x.task === '(overall)' ? -1 : y.task === '(overall)' ? 1 : x.task.localeCompare(y.task)),
+        headline(x.task) - headline(y.task) ||
+        x.task.localeCompare(y.task),
     );
 }
 
-export function compareMarkdown(rows: readonly CompareRow[], names: [string, string]): string {
+/** How many items of each side were left out of a comparison (failed, or only in one folder). */
+export function compareCoverage(
+  a: readonly EvalRecord[],
+  b: readonly EvalRecord[],
+): { paired: number; failedA: number; failedB: number; onlyA: number; onlyB: number } {
+  const idsA = new Set(a.map((r) => r.id));
+  const idsB = new Set(b.map((r) => r.id));
+  const scoredA = new Set(a.filter(isScored).map((r) => r.id));
+  const scoredB = new Set(b.filter(isScored).map((r) => r.id));
+  return {
+    paired: [...scoredB].filter((id) => scoredA.has(id)).length,
+    failedA: a.length - scoredA.size,
+    failedB: b.length - scoredB.size,
+    onlyA: [...idsA].filter((id) => !idsB.has(id)).length,
+    onlyB: [...idsB].filter((id) => !idsA.has(id)).length,
+  };
+}
+
+export function compareMarkdown(
+  rows: readonly CompareRow[],
+  names: [string, string],
+  coverage?: ReturnType<typeof compareCoverage>,
+): string {
   const lines = [
-    `# ${names[1]} vs ${names[0]}`,
+    `# eval compare: A = ${names[0]}, B = ${names[1]}`,
+    '',
+    'A is the first folder given, B the second; Δ = B − A (positive: B scores higher). Overall and alignment are defined as in `eval`.',
+  ];
+  if (coverage !== undefined) {
+    lines.push(
+      '',
+      `${coverage.paired} questions scored in both; left out: ${coverage.failedA} failed in A, ${coverage.failedB} failed in B, ${coverage.onlyA} only in A, ${coverage.onlyB} only in B.`,
+    );
+  }
+  lines.push(
     '',
     '| benchmark | task | n | A | B | Δ (B−A) | 95% CI | |',
     '|---|---|---:|---:|---:|---:|---|---|',
-  ];
+  );
   for (const row of rows) {
     lines.push(
-      `| ${row.format} | ${row.task} | ${row.n} | ${(row.a * 100).toFixed(1)} | ${(row.b * 100).toFixed(1)} | ${(row.delta * 100).toFixed(1)} | ${(row.low * 100).toFixed(1)}–${(row.high * 100).toFixed(1)} | ${row.significant ? '**≠0**' : ''} |`,
+      `| ${row.format} | ${row.task} | ${row.n} | ${(row.a * 100).toFixed(1)} | ${(row.b * 100).toFixed(1)} | ${signed(row.delta * 100)} | ${signed(row.low * 100)}–${signed(row.high * 100)} | ${row.significant ? '**≠0**' : ''} |`,
     );
   }
   return `${lines.join('\n')}\n`;
 }
 
-export function compareHtml(rows: readonly CompareRow[], names: [string, string]): string {
+/** A number with its sign always printed (+3.0, −1.5, 0.0). */
+function signed(value: number): string {
+  const text = Math.abs(value).toFixed(1);
+  return text === '0.0' ? text : value > 0 ? `+${text}` : `-${text}`;
+}
+
+export function compareHtml(
+  rows: readonly CompareRow[],
+  names: [string, string],
+  coverage?: ReturnType<typeof compareCoverage>,
+): string {
   const chart = barChart(
     rows.map((row) => ({
       label: `${row.format}: ${row.task}${row.significant ? ' *' : ''}`,
       value: Math.round(row.delta * 1000) / 10,
     })),
-    { title: `Δ score ×100, ${names[1]} − ${names[0]} (* interval excludes 0)` },
+    { title: `Δ score ×100 = B − A (B = ${names[1]}, A = ${names[0]}; * interval excludes 0)` },
   );
-  return `<!doctype html><html><head><meta charset="utf-8"><title>persona-forge eval compare</title></head><body style="font:14px system-ui,sans-serif;margin:24px">${chart}<pre>${escapeXml(compareMarkdown(rows, names))}</pre></body></html>\n`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>persona-forge eval compare</title></head><body style="font:14px system-ui,sans-serif;margin:24px">${chart}<pre>${escapeXml(compareMarkdown(rows, names, coverage))}</pre></body></html>\n`;
 }

@@ -23,6 +23,22 @@ const FEATURES = {
   ],
 };
 
+/** The evaluation sets that hold questions (a set with none is not listed). */
+function evalSets(summary: ExportSummary, config: ExportConfig): string {
+  const lines = [
+    summary.eval.personaMme.questions > 0
+      ? `- \`eval/persona-mme/Persona-MME.json\` + \`samples/<user>/user_data.json\`: ${summary.eval.personaMme.questions} questions over ${summary.eval.personaMme.users} users.`
+      : '',
+    summary.eval.personamem.questions > 0
+      ? `- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions; each sees a window of its user's sessions as close to ${config.eval.personamemContextTokens} tokens as the history allows (token columns counted with gpt-tokenizer, o200k).`
+      : '',
+    summary.eval.locomo.questions > 0
+      ? `- \`eval/locomo.json\`: ${summary.eval.locomo.samples} conversations, ${summary.eval.locomo.questions} questions (LoCoMo shape).`
+      : '',
+  ].filter((line) => line !== '');
+  return lines.length === 0 ? 'None: this export has no evaluation questions.' : lines.join('\n');
+}
+
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 function sizeCategory(rows: number): string {
@@ -64,6 +80,8 @@ export function renderDatasetCard(
     ],
     configs: (['sft', 'rl'] as const).map((kind) => ({
       config_name: kind,
+      // `load_dataset(repo)` with no config name loads this one.
+      ...(kind === 'sft' ? { default: true } : {}),
       data_files: (['train', 'test'] as const).map((split) => ({
         split,
         path: `${kind}/${split}.${extension}`,
@@ -153,9 +171,7 @@ ${table('rl')}
 
 ## Evaluation sets (\`eval/\`)
 
-- \`eval/persona-mme/Persona-MME.json\` + \`samples/<user>/user_data.json\`: ${summary.eval.personaMme.questions} questions over ${summary.eval.personaMme.users} users.
-- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions; each sees a window of its user's sessions as close to ${options.config.eval.personamemContextTokens} tokens as the history allows (token columns counted with gpt-tokenizer, o200k).
-- \`eval/locomo.json\`: ${summary.eval.locomo.samples} conversations, ${summary.eval.locomo.questions} questions (LoCoMo shape).
+${evalSets(summary, options.config)}
 
 ## Use with ms-swift
 

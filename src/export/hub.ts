@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRepo, HubApiError, uploadFiles } from '@huggingface/hub';
@@ -41,6 +42,12 @@ export async function pushToHub(exportDir: string, options: PushToHubOptions): P
   if (!/^[\w.-]+\/[\w.-]+$/.test(options.repo)) {
     throw new HubError(`repo "${options.repo}" is not of the form org/name`, {
       hint: 'pass --repo org/name',
+    });
+  }
+  // A run folder holds the whole run (plans, dialogues, memory, caches): only its export/ is the dataset.
+  if (existsSync(join(exportDir, 'manifest.json')) && existsSync(join(exportDir, 'export'))) {
+    throw new HubError(`${exportDir} is a run folder, not an export: it would upload the whole run`, {
+      hint: `push its export folder: persona-forge push ${join(exportDir, 'export')} --repo ${options.repo}`,
     });
   }
   const files = await listFiles(exportDir).catch((error: unknown) => {

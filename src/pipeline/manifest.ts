@@ -1,33 +1,11 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { isTempFile } from '../util/fs.js';
 
-const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** The package version from package.json. */
-export async function packageVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
-/** The git commit of the persona-forge checkout, or null outside a git checkout. */
-export async function gitCommit(): Promise<string | null> {
-  try {
-    const { stdout } = await promisify(execFile)('git', ['rev-parse', 'HEAD'], {
-      cwd: packageRoot,
-      timeout: 5000,
-    });
-    return stdout.trim() || null;
-  } catch {
-    return null;
-  }
-}
+export { gitCommit, packageVersion } from '../util/provenance.js';
 
 /**
  * Digests this process computed, by path, with the identity of the file they were computed

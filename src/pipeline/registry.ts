@@ -2,6 +2,7 @@ import { exportStage } from '../export/stage.js';
 import { memoryStage } from '../memory/stage.js';
 import { planStage } from '../plan/stage.js';
 import { reportStage } from '../report/stage.js';
+import { STAGE_ROLES } from '../schemas/pipeline.js';
 import { synthStage } from '../synth/stage.js';
 import { validateStage } from '../validate/stage.js';
 import type { StageEntry } from './runner.js';
@@ -11,10 +12,10 @@ import type { StageEntry } from './runner.js';
  * say which stages ran offline).
  */
 export const defaultStages: Record<string, StageEntry> = {
-  plan: { stage: planStage as StageEntry['stage'], roles: ['realizer'] },
-  synth: { stage: synthStage as StageEntry['stage'], roles: ['realizer', 'judge'] },
-  memory: { stage: memoryStage as StageEntry['stage'], roles: ['judge', 'embedder'] },
-  validate: { stage: validateStage, roles: ['judge'] },
-  export: { stage: exportStage, roles: ['realizer'] },
-  report: { stage: reportStage, roles: [] },
+  plan: { stage: planStage as StageEntry['stage'], roles: [...(STAGE_ROLES.plan ?? [])] },
+  synth: { stage: synthStage as StageEntry['stage'], roles: [...(STAGE_ROLES.synth ?? [])] },
+  memory: { stage: memoryStage as StageEntry['stage'], roles: [...(STAGE_ROLES.memory ?? [])] },
+  validate: { stage: validateStage, roles: [...(STAGE_ROLES.validate ?? [])] },
+  export: { stage: exportStage, roles: [...(STAGE_ROLES.export ?? [])] },
+  report: { stage: reportStage, roles: [...(STAGE_ROLES.report ?? [])] },
 };

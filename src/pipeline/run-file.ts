@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { loadPipeline } from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import { applyLlmOverride, createLlmClient } from '../llm/index.js';
+import { assertBudgetEnforceable, withPrices } from '../llm/known-prices.js';
+import { probeLlmConfig } from '../llm/probe-endpoint.js';
 import { PipelineConfig } from '../schemas/pipeline.js';
 import { acquireRunLock } from './lock.js';
 import { mergeShards } from './merge.js';
@@ -29,6 +31,13 @@ export interface RunFileOptions {
   env?: Record<string, string | undefined>;
   /** A partial pipeline deep-merged over the file (as if it were the last `extends:` layer). */
   overrides?: unknown;
+  /**
+   * Probe every endpoint the stages to run use (`/models` and one tiny request) before any model
+   * call, so a wrong URL, model or key stops in seconds (`persona-forge run` does). @default false
+   */
+  probe?: boolean;
+  /** Prices for endpoints that have none (`--price-input-per-m` / `--price-output-per-m`). */
+  prices?: { inputPerM?: number; outputPerM?: number };
 }
 
 /**
@@ -108,7 +117,16 @@ async function runConfig(config: PipelineConfig, file: string, options: RunFileO
     llmConfig = applyLlmOverride(llmConfig, options.llm);
     config = { ...config, llm: llmConfig };
   }
-  const llm = createLlmClient(llmConfig, {
+  const stages = options.stages ?? defaultStages;
+  const names = options.only ?? config.stages;
+  const roles = [...new Set(names.flatMap((name) => stages[name]?.roles ?? []))];
+  // Prices from the flags or the known hosted models; a budget nothing is priced in is refused.
+  const priced = withPrices(llmConfig, options.prices);
+  assertBudgetEnforceable(priced, options.budgetUsd, roles);
+  if (options.probe === true) {
+    await probeLlmConfig(priced, roles, options.env === undefined ? {} : { env: options.env });
+  }
+  const llm = createLlmClient(priced, {
     cacheDir: resolve(llmConfig.cache.dir),
     ...(options.budgetUsd === undefined ? {} : { budgetUsd: options.budgetUsd }),
     ...(options.env === undefined ? {} : { env: options.env }),
@@ -118,7 +136,7 @@ async function runConfig(config: PipelineConfig, file: string, options: RunFileO
     configFile: file,
     outDir: options.outDir,
     llm,
-    stages: options.stages ?? defaultStages,
+    stages,
     shard: options.shard ?? null,
     ...(options.only === undefined ? {} : { only: options.only }),
     ...(options.workers === undefined ? {} : { workers: options.workers }),

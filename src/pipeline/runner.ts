@@ -214,6 +214,8 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     const reduceTotal = stage.kind === 'reduce' ? await usersIn(stage.inputs, outputs) : 0;
 
     const quarantine: QuarantineRecord[] = [];
+    // Reduce stages report done/total; the rate and ETA are measured here from the first report.
+    const progressStarted = now();
     const ctx: StageContext = {
       runDir,
       seed: config.seed,
@@ -226,15 +228,18 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
       quarantine: (record) => quarantine.push({ stage: name, ...record }),
       progress: (done, total) => {
         const known = total > 0 ? total : reduceTotal;
+        const shown = known > 0 ? Math.min(done, known) : done;
+        const seconds = (now() - progressStarted) / 1000;
+        const rate = seconds > 0 ? shown / seconds : 0;
         reporter({
           type: 'stage-progress',
           stage: name,
           unit: units.in,
-          done: known > 0 ? Math.min(done, known) : done,
+          done: shown,
           total: known,
           failures: quarantine.length,
-          ratePerSec: 0,
-          etaSec: null,
+          ratePerSec: rate,
+          etaSec: rate > 0 && known > 0 ? Math.max(0, known - shown) / rate : null,
           ...usageFigures(llm),
         });
       },

@@ -6,6 +6,8 @@ import type { UserMemory } from '../schemas/memory.js';
 import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import type { UserPlan } from '../schemas/plan.js';
 import { readJsonl } from '../util/fs.js';
+import type { ExportChecks } from './export-checks.js';
+import type { RunHeader } from './run-header.js';
 
 export interface EndpointUsage {
   calls: number;
@@ -56,10 +58,14 @@ export interface ReportData {
   quarantined: number;
   /** Distinct users quarantined by any stage. */
   quarantinedUsers: number;
-  /** The most common quarantine reasons, with counts. */
-  topReasons: Array<{ stage: string; reason: string; count: number }>;
+  /** The most common quarantine reasons, with counts and up to three quarantined ids each. */
+  topReasons: Array<{ stage: string; reason: string; count: number; examples: string[] }>;
   /** Users left in the last per-user output (dialogues, else plan). */
   usersLeft: number;
+  /** The go/no-go header (`collectRunHeader`); absent when the caller has none. */
+  header?: RunHeader;
+  /** Exported mix, token lengths and sample rows (`collectExportChecks`); absent without export/. */
+  exportChecks?: ExportChecks;
 }
 
 const DAY = 86_400_000;
@@ -209,17 +215,19 @@ export async function collectReportData(
     data.quarantinedUsers = new Set(
       records.filter((r) => r.details?.unit === undefined).map((r) => r.inputId),
     ).size;
-    const counts = new Map<string, { stage: string; reason: string; count: number }>();
+    const counts = new Map<string, { stage: string; reason: string; count: number; examples: string[] }>();
     for (const record of records) {
       const reason = String(record.reason ?? '').replace(/^user "[^"]*": /, '');
       const key = `${record.stage}\u0000${reason}`;
-      const entry = counts.get(key) ?? { stage: String(record.stage ?? ''), reason, count: 0 };
+      const entry = counts.get(key) ?? { stage: String(record.stage ?? ''), reason, count: 0, examples: [] };
       entry.count++;
+      const where = [record.inputId, record.details?.unit].filter((v) => v !== undefined).join(' ');
+      if (entry.examples.length < 3 && where !== '') entry.examples.push(where);
       counts.set(key, entry);
     }
     data.topReasons = [...counts.values()]
       .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1))
-      .slice(0, 5);
+      .slice(0, 10);
   } catch {
     data.quarantined = 0;
   }

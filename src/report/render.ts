@@ -1,5 +1,6 @@
 import { BIG_FIVE_TRAITS } from '../schemas/common.js';
 import type { ReportData } from './collect.js';
+import { HEADER_CSS, renderExportChecks, renderRunHeader } from './render-header.js';
 import { barChart, escapeXml, histogram, lineChart, type Series, timelineChart } from './svg.js';
 
 function figure(id: string, caption: string, chart: string): string {
@@ -30,10 +31,10 @@ export function renderReport(data: ReportData): string {
   const reasons =
     data.topReasons.length === 0
       ? ''
-      : `<table><tr><th>stage</th><th>reason</th><th>records</th></tr>${data.topReasons
+      : `<table><tr><th>stage</th><th>reason</th><th>records</th><th>examples</th></tr>${data.topReasons
           .map(
             (r) =>
-              `<tr><td>${escapeXml(r.stage)}</td><td>${escapeXml(r.reason)}</td><td>${r.count}</td></tr>`,
+              `<tr><td>${escapeXml(r.stage)}</td><td>${escapeXml(r.reason)}</td><td>${r.count}</td><td>${escapeXml((r.examples ?? []).join(', '))}</td></tr>`,
           )
           .join('')}</table>`;
   const alarm = nothingLeft
@@ -42,7 +43,7 @@ export function renderReport(data: ReportData): string {
   const sections: string[] = [];
   if (!nothingLeft && reasons !== '') {
     sections.push(
-      `<section><h2>Quarantine</h2><p>${data.quarantined} records of ${data.quarantinedUsers} users; the most common reasons:</p>${reasons}</section>`,
+      `<section data-section="quarantine"><h2>Quarantine</h2><p>${data.quarantined} records of ${data.quarantinedUsers} users; the most common reasons, with the first quarantined ids (quarantine.jsonl has every record):</p>${reasons}</section>`,
     );
   }
   const total = data.multimodal.userTurns;
@@ -116,8 +117,14 @@ export function renderReport(data: ReportData): string {
     `<section><h2>Questions</h2>${figure('qa-family', 'QA targets by family', barChart(sortedBars(data.qaByFamily), { title: 'QA families' }))}${figure('qa-tasks', 'QA targets by task', barChart(sortedBars(data.qaByTask), { title: 'QA tasks', width: 760 }))}</section>`,
   );
   const failures = data.validation === null ? [] : sortedBars(data.validation.failuresByCheck);
+  // "Clean" is said only when no check failed and no fidelity figure is off target.
+  const offFigures = Object.values(data.validation?.fidelity ?? {}).filter((f) => f.ok === false).length;
+  const clean = failures.every((f) => f.value === 0) && offFigures === 0;
+  const caption = clean
+    ? 'Failures by check: none failed, and every fidelity figure below is on target'
+    : `Failures by check${offFigures > 0 ? ` (the checks are not the whole story: ${offFigures} fidelity figure${offFigures === 1 ? ' is' : 's are'} off target, see Fidelity)` : ''}`;
   sections.push(
-    `<section><h2>Validation</h2>${data.validation === null ? '<p>No validation.json in this run.</p>' : `<p>Judges: ${escapeXml(data.validation.judgeMode ?? 'n/a')}</p>${figure('validation', 'Failures by check (0 everywhere is a clean corpus)', barChart(failures.length > 0 ? failures : [{ label: 'no checks', value: 0 }], { title: 'Validation failures', width: 760 }))}`}</section>`,
+    `<section><h2>Validation</h2>${data.validation === null ? '<p>No validation.json in this run.</p>' : `<p>Judges: ${escapeXml(data.validation.judgeMode ?? 'n/a')}</p>${figure('validation', caption, barChart(failures.length > 0 ? failures : [{ label: 'no checks', value: 0 }], { title: 'Validation failures', width: 760 }))}`}</section>`,
   );
   const fidelity = Object.entries(data.validation?.fidelity ?? {});
   if (fidelity.length > 0) {
@@ -130,7 +137,7 @@ export function renderReport(data: ReportData): string {
       { label: `${name} · published`, value: f.target as number },
     ]);
     sections.push(
-      `<section><h2>Fidelity</h2><p>Does the corpus say what its labels say, and does it have the published shapes? Measured on every record of this run (validation.json, <code>fidelity</code>).</p>${figure(
+      `<section data-section="fidelity"><h2>Fidelity</h2><p>Does the corpus say what its labels say, and does it have the published shapes? Measured on every record of this run (validation.json, <code>fidelity</code>).</p>${figure(
         'fidelity-defects',
         'Defect rates (%): 0 is the target, except the repeated-openings budget',
         barChart(
@@ -141,12 +148,18 @@ export function renderReport(data: ReportData): string {
     );
   }
   sections.push(
-    '<section><h2>Usage and cost</h2><p>LLM calls, tokens and cost of each invocation are in <code>manifest.json</code> (<code>usage</code>); this report depends only on the data files, so it is the same however often the run was resumed.</p></section>',
+    "<section><h2>Usage and cost</h2><p>The header shows model calls, tokens and cost per online stage of this invocation; <code>manifest.json</code> (<code>usage</code>) has each invocation's. Offline stages call no model, so an offline report is the same however often the run was resumed.</p></section>",
   );
+  const header =
+    data.header === undefined
+      ? ''
+      : renderRunHeader(data.header, nothingLeft ? ['nothing usable is left'] : []);
+  const checks = data.exportChecks === undefined ? '' : renderExportChecks(data.exportChecks);
+  if (checks !== '') sections.unshift(checks);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>persona-forge report${data.name === '' ? '' : ` — ${escapeXml(data.name)}`}</title>
-<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1000px;color:#222}h1{font-size:1.6rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}figure{margin:1rem 0}figcaption{color:#666;font-size:12px}table{border-collapse:collapse}th,td{padding:.2rem .8rem;border-bottom:1px solid #eee;text-align:left}.offline{background:#fff6dd;border:1px solid #f0d58c;padding:.5rem .8rem}.alarm{background:#c62828;color:#fff;padding:.8rem 1rem;margin:1rem 0}.alarm table{background:#fff;color:#222;margin-top:.5rem}svg{max-width:100%;height:auto}</style>
-</head><body><h1>persona-forge report${data.name === '' ? '' : ` — ${escapeXml(data.name)}`}</h1>${alarm}${banner}${sections.join('\n')}</body></html>
+<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1000px;color:#222}h1{font-size:1.6rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}figure{margin:1rem 0}figcaption{color:#666;font-size:12px}table{border-collapse:collapse}th,td{padding:.2rem .8rem;border-bottom:1px solid #eee;text-align:left}.offline{background:#fff6dd;border:1px solid #f0d58c;padding:.5rem .8rem}.alarm{background:#c62828;color:#fff;padding:.8rem 1rem;margin:1rem 0}.alarm table{background:#fff;color:#222;margin-top:.5rem}svg{max-width:100%;height:auto}${HEADER_CSS}</style>
+</head><body><h1>persona-forge report${data.name === '' ? '' : ` — ${escapeXml(data.name)}`}</h1>${header}${alarm}${banner}${sections.join('\n')}</body></html>
 `;
 }
 

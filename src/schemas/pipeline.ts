@@ -10,6 +10,19 @@ import { ValidateConfig } from './validate-config.js';
 
 export const STAGE_NAMES = ['plan', 'synth', 'memory', 'validate', 'export', 'report'] as const;
 export const StageName = z.enum(STAGE_NAMES);
+
+/**
+ * The model roles each built-in stage may call: the one list the stage registry, the manifest's
+ * offline flags and the report's per-stage usage read.
+ */
+export const STAGE_ROLES: Readonly<Record<string, readonly string[]>> = {
+  plan: ['realizer'],
+  synth: ['realizer', 'judge'],
+  memory: ['judge', 'embedder'],
+  validate: ['judge'],
+  export: ['realizer'],
+  report: [],
+};
 export type StageName = z.infer<typeof StageName>;
 
 /**

@@ -120,7 +120,19 @@ export const OpenRlhfRequest = z
     /** The dataset's label column: any JSON value (a string is the solution; an object is spread into columns). */
     labels: z.array(z.unknown()).optional(),
   })
-  .passthrough();
+  .passthrough()
+  .superRefine((value, context) => {
+    // One prompt and one label per query: a shorter list would pair rewards with the wrong rows.
+    for (const key of ['prompts', 'labels'] as const) {
+      const list = value[key];
+      if (list !== undefined && list.length !== value.query.length)
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${key} has ${list.length} items but query has ${value.query.length}; send one per query`,
+        });
+    }
+  });
 export type OpenRlhfRequest = z.infer<typeof OpenRlhfRequest>;
 
 /** True when a `memory_snapshot` field carries a snapshot (not absent, null or an empty string). */

@@ -83,6 +83,11 @@ export const ValidateConfig = z
     imagePoolDir: z.string().nullable().default(null),
     /** Failing examples kept per check in validation.json. @default 20 */
     maxExamplesPerCheck: z.number().int().min(0).default(20),
+    /**
+     * Fail the run (exit 1, after writing everything) when a fidelity figure is off its target, as
+     * `run --strict` does. Without it the alarms are printed at the end of the run. @default false
+     */
+    strict: z.boolean().default(false),
     judges: JudgeConfig.prefault({}),
     dedup: DedupConfig.prefault({}),
   })

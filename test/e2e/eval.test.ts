@@ -216,7 +216,7 @@ describe('persona-forge eval against an oracle model', () => {
     expect(compare.code, compare.stderr).toBe(0);
     // Oracle rates 0.5 and 0.9: accuracies near them, a difference near 40 points marked real.
     const row =
-      /\| persona-mme \| \(overall\) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+)–([\d.]+) \| \*\*≠0\*\* \|/.exec(
+      /\| persona-mme \| \(overall\) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| \+([\d.]+) \| \+([\d.]+)–\+([\d.]+) \| \*\*≠0\*\* \|/.exec(
         compare.stdout,
       );
     expect(row, compare.stdout).not.toBeNull();

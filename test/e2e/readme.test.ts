@@ -166,7 +166,14 @@ describe('README.md, section by section, through the shipped binary', () => {
     const [runBlock, yamlBlock, fakeBlock] = blocks(text);
     const fakePort = await freePort();
     // A model server for the "real endpoint" lines: the shipped fake model.
-    await runLines([`npx --no-install persona-forge dev fake-llm --port ${fakePort} &`], (l) => l, baseEnv());
+    // It lists the README's model names: every run probes /v1/models before its first call.
+    await runLines(
+      [
+        `npx --no-install persona-forge dev fake-llm --port ${fakePort} --model Qwen/Qwen2.5-72B-Instruct,gpt-4o-mini &`,
+      ],
+      (l) => l,
+      baseEnv(),
+    );
     const fakeUrl = `http://127.0.0.1:${fakePort}/v1`;
 
     // 1. One endpoint for every role.

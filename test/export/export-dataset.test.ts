@@ -213,6 +213,8 @@ describe('exportDataset', () => {
     expect(front.configs).toEqual([
       {
         config_name: 'sft',
+        // load_dataset(repo) with no config name loads sft.
+        default: true,
         data_files: [
           { split: 'train', path: 'sft/train.parquet' },
           { split: 'test', path: 'sft/test.parquet' },

@@ -1,9 +1,10 @@
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { InputError } from '../../errors/index.js';
 import type { RunSummary } from '../../pipeline/runner.js';
 import { resolveAutoShard } from '../../scale/shard.js';
-import { parseNumber, parseShard } from '../parse.js';
+import { parseBaseUrl, parseNumber, parseShard } from '../parse.js';
 import { createReporter, type OutputMode } from '../reporters.js';
 
 // Library modules load on demand so `--help` and small commands start fast.
@@ -21,6 +22,9 @@ interface RunFlags {
   workers?: number;
   quiet?: boolean;
   json?: boolean;
+  strict?: boolean;
+  priceInputPerM?: number;
+  priceOutputPerM?: number;
 }
 
 function outputMode(flags: { quiet?: boolean; json?: boolean }): OutputMode {
@@ -51,7 +55,91 @@ function runOptions(flags: RunFlags) {
     ...(llm === undefined ? {} : { llm }),
     ...(flags.budgetUsd === undefined ? {} : { budgetUsd: flags.budgetUsd }),
     ...(flags.workers === undefined ? {} : { workers: flags.workers }),
+    // Every endpoint is probed before the first model call: a wrong URL, model or key stops here.
+    probe: true,
+    ...(flags.priceInputPerM === undefined && flags.priceOutputPerM === undefined
+      ? {}
+      : {
+          prices: {
+            ...(flags.priceInputPerM === undefined ? {} : { inputPerM: flags.priceInputPerM }),
+            ...(flags.priceOutputPerM === undefined ? {} : { outputPerM: flags.priceOutputPerM }),
+          },
+        }),
   };
+}
+
+/**
+ * After a run: the fidelity figures off target, printed at the end (not only in report.html);
+ * with `--strict` or `validate.strict: true` they fail the command (exit 1).
+ */
+async function finishWithAlarms(runDir: string, flags: RunFlags): Promise<void> {
+  const { readFidelityAlarms, formatAlarm, assertNoAlarms } = await import('../../validate/alarms.js');
+  const alarms = await readFidelityAlarms(runDir);
+  if (flags.json === true) {
+    for (const alarm of alarms) process.stdout.write(`${JSON.stringify({ type: 'alarm', ...alarm })}\n`);
+  } else if (alarms.length > 0) {
+    process.stderr.write(
+      `fidelity alarms: ${alarms.length} figure${alarms.length === 1 ? '' : 's'} off target (validation.json; red at the top of report.html):\n${alarms.map((a) => `  ${formatAlarm(a)}`).join('\n')}\n`,
+    );
+  }
+  const strict =
+    flags.strict === true ||
+    (await (await pipeline()).readRunConfig(runDir).catch(() => null))?.validate.strict === true;
+  if (strict) assertNoAlarms(alarms, runDir);
+}
+
+/**
+ * Runs `work` with Ctrl-C and SIGTERM turned into a clean stop: the stages finish the records in
+ * flight and journal them, then the command says what was kept and how to resume, and exits 130
+ * (SIGINT) or 143 (SIGTERM). A second signal stops at once.
+ */
+async function withInterrupts<T>(
+  runDir: string,
+  resume: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received !== undefined) process.exit(signal === 'SIGINT' ? 130 : 143);
+    received = signal;
+    process.stderr.write(`\n${signal}: stopping after the records in flight (again to stop at once)…\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await work(controller.signal);
+  } catch (error) {
+    if (received === undefined) throw error;
+    const manifest = JSON.parse(await readFile(join(runDir, 'manifest.json'), 'utf8').catch(() => '{}')) as {
+      stages?: Array<{ name: string; status: string; out: number; units?: { out: string } }>;
+    };
+    const stages = manifest.stages ?? [];
+    const kept = stages.filter((stage) => stage.status === 'done' || stage.status === 'skipped');
+    const stopped = stages.find((stage) => stage.status === 'stopped' || stage.status === 'failed');
+    process.stderr.write(
+      `interrupted (${received}): kept ${kept.length === 0 ? 'no finished stage' : kept.map((stage) => `${stage.name} (${stage.out} ${stage.units?.out ?? 'records'})`).join(', ')}${stopped === undefined ? '' : `; ${stopped.name} keeps the records it finished in its journal`}.\nresume with the same command: ${resume}\n`,
+    );
+    process.exitCode = received === 'SIGINT' ? 130 : 143;
+    return undefined as T;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** `validate`, `export`, `report` … rerun stages of a finished run: flags that cannot apply are refused. */
+function refuseInapplicable(command: string, flags: RunFlags): void {
+  if (flags.seed !== undefined) {
+    throw new InputError(
+      '--seed',
+      `does not apply to \`${command}\`: it reruns a stage of an existing run with the seed recorded in its manifest; give --seed to \`run\` (a new --out) instead`,
+    );
+  }
+  if (command === 'report' && (flags.llmBaseUrl !== undefined || flags.llmModel !== undefined)) {
+    throw new InputError('--llm-base-url', 'does not apply to `report`: it calls no model');
+  }
 }
 
 function printWhere(summary: RunSummary, flags: { quiet?: boolean; json?: boolean }): void {
@@ -71,10 +159,20 @@ function printWhere(summary: RunSummary, flags: { quiet?: boolean; json?: boolea
 function withRunFlags(command: Command): Command {
   return command
     .option('--seed <n>', 'override the pipeline seed', (v) => Math.trunc(parseNumber(v)))
-    .option('--llm-base-url <url>', 'point every model role at this OpenAI-compatible endpoint')
+    .option('--llm-base-url <url>', 'point every model role at this OpenAI-compatible endpoint', parseBaseUrl)
     .option('--llm-model <name>', 'model served by --llm-base-url')
     .option('--llm-api-key-env <var>', 'environment variable holding the API key')
     .option('--budget-usd <x>', 'stop cleanly before spending more than this', parseNumber)
+    .option(
+      '--price-input-per-m <usd>',
+      'USD per 1M prompt tokens for endpoints with no price (known hosted models are priced already)',
+      parseNumber,
+    )
+    .option(
+      '--price-output-per-m <usd>',
+      'USD per 1M completion tokens for endpoints with no price',
+      parseNumber,
+    )
     .option(
       '--workers <n>',
       'worker threads for offline CPU-bound stages (default: one per core; 1 = none)',
@@ -96,9 +194,17 @@ export function registerDataCommands(program: Command): void {
         'process only shard i of n (users split deterministically); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX',
         parseShard,
       )
-      .option('--shards <n>', 'with --shard auto: the number of shards', (v) => Math.trunc(parseNumber(v))),
+      .option('--shards <n>', 'with --shard auto: the number of shards', (v) => Math.trunc(parseNumber(v)))
+      .option('--strict', 'exit 1 when a fidelity figure is off its target (as validate.strict: true)'),
   ).action(async (file: string, flags: RunFlags) => {
-    printWhere(await (await pipeline()).runPipelineFile(file, runOptions(flags)), flags);
+    const summary = await withInterrupts(
+      flags.out,
+      `persona-forge run ${file} --out ${flags.out}`,
+      async (signal) => (await pipeline()).runPipelineFile(file, { ...runOptions(flags), signal }),
+    );
+    if (summary === undefined) return;
+    printWhere(summary, flags);
+    await finishWithAlarms(summary.runDir, flags);
   });
 
   withRunFlags(
@@ -135,12 +241,18 @@ export function registerDataCommands(program: Command): void {
     ['export', 'SFT / RL / eval datasets, parquet and dataset card under export/'],
     ['report', 'self-contained report.html with charts'],
   ] as const) {
-    withRunFlags(program.command(`${name} <run-dir>`).description(description)).action(
-      async (runDir: string, flags: RunFlags) => {
-        const { outDir: _ignored, ...rest } = runOptions({ ...flags, out: runDir });
-        printWhere(await (await pipeline()).runStagesInDir(runDir, [name], rest), flags);
-      },
-    );
+    const command = withRunFlags(program.command(`${name} <run-dir>`).description(description));
+    if (name === 'validate')
+      command.option(
+        '--strict',
+        'exit 1 when a fidelity figure is off its target (as validate.strict: true)',
+      );
+    command.action(async (runDir: string, flags: RunFlags) => {
+      refuseInapplicable(name, flags);
+      const { outDir: _ignored, ...rest } = runOptions({ ...flags, out: runDir });
+      printWhere(await (await pipeline()).runStagesInDir(runDir, [name], rest), flags);
+      if (name === 'validate') await finishWithAlarms(runDir, flags);
+    });
   }
 
   program

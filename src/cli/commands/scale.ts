@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseNumber } from '../parse.js';
+import { parseBaseUrl, parseMemory, parseNumber } from '../parse.js';
 
 // Library modules load on demand so `--help` and small commands start fast.
 const scale = () => import('../../scale/index.js');
@@ -30,7 +30,7 @@ export function withSlurmResources(command: Command): Command {
     .option('--partition <p>', 'Slurm partition')
     .option('--time <HH:MM:SS>', 'time limit of each job')
     .option('--cpus-per-task <c>', 'CPUs of each task', whole)
-    .option('--mem <m>', 'memory of each job, e.g. 16G')
+    .option('--mem <m>', 'memory of each job with its unit, e.g. 16G or 8000M', parseMemory)
     .option('--account <a>', 'Slurm account to charge');
 }
 
@@ -49,7 +49,7 @@ function runLike(command: Command): Command {
     .requiredOption('--out <dir>', 'run directory (shards go to <dir>/shards/<i>, the merge writes <dir>)')
     .requiredOption('--shards <n>', 'number of shards', whole)
     .option('--seed <n>', 'override the pipeline seed', whole)
-    .option('--llm-base-url <url>', 'point every model role at this OpenAI-compatible endpoint')
+    .option('--llm-base-url <url>', 'point every model role at this OpenAI-compatible endpoint', parseBaseUrl)
     .option('--llm-model <name>', 'model served by --llm-base-url')
     .option('--llm-api-key-env <var>', 'environment variable holding the API key')
     .option('--budget-usd <x>', 'budget of each shard', parseNumber);

@@ -264,8 +264,17 @@ export function registerToolCommands(program: Command): void {
   dev
     .command('fake-llm')
     .description('serve a fake OpenAI-compatible API on 127.0.0.1 (try the online path with no model)')
-    .option('--port <n>', 'port', (v) => Math.trunc(parseNumber(v)), 8000)
-    .option('--model <name>', 'model name /v1/models lists (every name is answered)', 'fake')
+    .option(
+      '--port <n>',
+      'port (default 8001; `serve` defaults to 8000)',
+      (v) => Math.trunc(parseNumber(v)),
+      8001,
+    )
+    .option(
+      '--model <names>',
+      'model names /v1/models lists, comma-separated (every name is answered; the endpoint probe checks the list)',
+      'fake',
+    )
     .option('--latency <ms>', 'added latency per request, in milliseconds', parseNumber, 0)
     .option('--latency-ms <n>', 'same as --latency', parseNumber)
     .option(

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { InputError } from '../../errors/index.js';
 import { setExitCode } from '../main.js';
 import { parseNumber } from '../parse.js';
 import { withSlurmResources } from './scale.js';
@@ -44,6 +45,26 @@ export function registerTrainCommand(program: Command): void {
     .option('--rl-only', "train chain: only the RL stage, from the SFT run's newest checkpoint");
   withSlurmResources(train).action(async (args: string[], flags: TrainFlags) => {
     const [recipe, ...rest] = args as [string, ...string[]];
+    if (flags.slurm !== true) {
+      // Slurm-only flags without --slurm would silently start local training instead.
+      const slurmOnly = (
+        [
+          ['--submit', flags.submit],
+          ['--partition', flags.partition],
+          ['--time', flags.time],
+          ['--cpus-per-task', flags.cpusPerTask],
+          ['--mem', flags.mem],
+          ['--account', flags.account],
+        ] as const
+      ).filter(([, value]) => value !== undefined);
+      if (slurmOnly.length > 0) {
+        throw new InputError(
+          slurmOnly.map(([name]) => name).join(', '),
+          'only applies with --slurm (writing or submitting an sbatch script); nothing was started',
+          { hint: `add --slurm, e.g. persona-forge train ${args.join(' ')} --slurm --submit` },
+        );
+      }
+    }
     const chain = recipe === 'chain';
     if (chain && (rest.length !== 2 || rest[0] === undefined || rest[1] === undefined)) {
       throw new Error('usage: persona-forge train chain <sft.yaml> <rl.yaml> [--dry-run]');

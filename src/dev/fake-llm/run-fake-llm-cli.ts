@@ -2,13 +2,13 @@ import { createEvalOracle } from './responders/eval-oracle.js';
 import { type FakeLlmServer, startFakeLlmServer } from './server.js';
 
 export interface RunFakeLlmCliOptions {
-  /** @default 8000 */
+  /** @default 8001 (`persona-forge serve` defaults to 8000) */
   port?: number;
   /** @default 0 */
   latencyMs?: number;
   /** Share of requests given a random fault. @default 0 */
   faultRate?: number;
-  /** The model name `/v1/models` lists (every name is answered). @default 'fake' */
+  /** The model names `/v1/models` lists, comma-separated (every name is answered). @default 'fake' */
   model?: string;
   /** An eval set the fake answers as an oracle (see createEvalOracle). */
   oracle?: string;
@@ -32,9 +32,12 @@ export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise
       : await createEvalOracle({ set: options.oracle, rate: options.oracleRate ?? 0.7 });
   const server = await startFakeLlmServer({
     ...(respond === undefined ? {} : { respond }),
-    port: options.port ?? 8000,
+    port: options.port ?? 8001,
     latencyMs: options.latencyMs ?? 0,
-    models: [options.model ?? 'fake'],
+    models: (options.model ?? 'fake')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
     ...(options.faultRate === undefined ? {} : { faults: { rate: options.faultRate, retryAfterSeconds: 1 } }),
   });
   const log = options.log ?? console.log;
@@ -42,8 +45,9 @@ export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise
     log(
       `eval oracle over ${options.oracle}: the gold answer for ${Math.round((options.oracleRate ?? 0.7) * 100)}% of its questions`,
     );
-  const model = options.model ?? 'fake';
-  log(`fake OpenAI-compatible server on ${server.url} (model "${model}"); stop with Ctrl-C`);
+  const models = (options.model ?? 'fake').split(',').map((name) => name.trim());
+  const model = models[0] ?? 'fake';
+  log(`fake OpenAI-compatible server on ${server.url} (models: ${models.join(', ')}); stop with Ctrl-C`);
   log(
     `try: persona-forge run pipelines/quickstart.yaml --out out/fake --llm-base-url ${server.url} --llm-model ${model}`,
   );
