@@ -42,7 +42,10 @@ export function loadStatements(path: string): LabelledStatement[] {
 export type Judge = (statement: LabelledStatement, flagged: MeaningReading[]) => 'agrees' | 'contradicts';
 
 /** The statement-level outcome: contradicts if any expectation contradicts, else unsure if any is unsure. */
-export function outcome(statement: LabelledStatement, judge?: Judge): { verdict: 'agrees' | 'contradicts' | 'unsure'; readings: MeaningReading[] } {
+export function outcome(
+  statement: LabelledStatement,
+  judge?: Judge,
+): { verdict: 'agrees' | 'contradicts' | 'unsure'; readings: MeaningReading[] } {
   const readings = readMeaning(statement.text, statement.expectations);
   const flagged = readings.filter((r) => r.verdict !== 'agrees');
   if (judge !== undefined && flagged.length > 0) return { verdict: judge(statement, flagged), readings };
@@ -66,7 +69,10 @@ export interface Rates {
 
 const rate = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 1000) / 1000);
 
-export function rates(statements: readonly LabelledStatement[], judge?: Judge): { overall: Rates; byCategory: Record<string, Rates> } {
+export function rates(
+  statements: readonly LabelledStatement[],
+  judge?: Judge,
+): { overall: Rates; byCategory: Record<string, Rates> } {
   const tally = new Map<string, { a: number; c: number; fc: number; miss: number; ua: number; uc: number }>();
   for (const statement of statements) {
     const { verdict } = outcome(statement, judge);

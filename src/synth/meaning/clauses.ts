@@ -7,10 +7,28 @@ import { CLAUSE_OPENERS, PEOPLE } from './lexicon.js';
 import type { Clause, Holder, Token } from './types.js';
 
 const BREAKS = new Set([',', ';', ':', '(', ')', '—', '–', '...', '…', '!', '?', '.']);
-const SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they', 'it', 'my', 'our', 'everyone', 'now', 'then', 'these', 'honestly']);
+const SUBJECTS = new Set([
+  'i',
+  'we',
+  'he',
+  'she',
+  'they',
+  'it',
+  'my',
+  'our',
+  'everyone',
+  'now',
+  'then',
+  'these',
+  'honestly',
+]);
 
 /** Splits a sentence's tokens; `inMention[i]` keeps a mention's tokens together. */
-export function splitClauses(tokens: readonly Token[], inMention: readonly boolean[], previous: Holder = 'user'): Clause[] {
+export function splitClauses(
+  tokens: readonly Token[],
+  inMention: readonly boolean[],
+  previous: Holder = 'user',
+): Clause[] {
   const clauses: Clause[] = [];
   let current: Token[] = [];
   let opener = '';
@@ -62,11 +80,16 @@ export function holderOf(tokens: readonly Token[], previous: Holder): Holder {
       if (noun !== undefined && PEOPLE.has(noun.lemma)) return 'other';
       continue;
     }
-    if (PEOPLE.has(token.lemma) && (token.pos === 'NOUN' || token.pos === 'PRON' || token.pos === 'PROPN')) return 'other';
+    if (PEOPLE.has(token.lemma) && (token.pos === 'NOUN' || token.pos === 'PRON' || token.pos === 'PROPN'))
+      return 'other';
     if (token.lower === 'they' && previous === 'other') return 'other';
     if (token.pos === 'VERB') break;
   }
-  return tokens.some((token) => token.lower === 'i' || token.lower === 'me' || token.lower === 'my') ? 'user' : previous === 'other' && tokens.some((t) => t.lower === 'they') ? 'other' : 'user';
+  return tokens.some((token) => token.lower === 'i' || token.lower === 'me' || token.lower === 'my')
+    ? 'user'
+    : previous === 'other' && tokens.some((t) => t.lower === 'they')
+      ? 'other'
+      : 'user';
 }
 
 /** The clause's words as written (spaces restored). */

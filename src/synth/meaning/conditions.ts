@@ -10,27 +10,102 @@ import type { Token } from './types.js';
 /** Concept groups by lemma ("a b" is a two-word phrase). */
 const CONCEPTS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   'on weekday mornings': [
-    ['weekday', 'workday', 'work day', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'before work', 'workweek', 'commute'],
+    [
+      'weekday',
+      'workday',
+      'work day',
+      'monday',
+      'tuesday',
+      'wednesday',
+      'thursday',
+      'friday',
+      'before work',
+      'workweek',
+      'commute',
+    ],
     ['morning', 'breakfast', 'first thing', 'wake', 'sunrise', 'dawn', 'early'],
   ],
-  'late at night': [['night', 'midnight', 'after dark', 'late', 'small hour', 'wee hour', 'bedtime', 'before bed', 'in the morning']],
+  'late at night': [
+    [
+      'night',
+      'midnight',
+      'after dark',
+      'late',
+      'small hour',
+      'wee hour',
+      'bedtime',
+      'before bed',
+      'in the morning',
+    ],
+  ],
   'on weekends': [['weekend', 'saturday', 'sunday']],
   'with family': [
-    ['family', 'parent', 'sibling', 'mom', 'mum', 'dad', 'mother', 'father', 'relative', 'kid', 'child', 'grandparent', 'in-law'],
+    [
+      'family',
+      'parent',
+      'sibling',
+      'mom',
+      'mum',
+      'dad',
+      'mother',
+      'father',
+      'relative',
+      'kid',
+      'child',
+      'grandparent',
+      'in-law',
+    ],
   ],
-  'with colleagues': [['colleague', 'coworker', 'co-worker', 'team', 'office', 'from work', 'workmate', 'boss']],
+  'with colleagues': [
+    ['colleague', 'coworker', 'co-worker', 'team', 'office', 'from work', 'workmate', 'boss'],
+  ],
   'on a date': [['date', 'someone special', 'romantic', 'anniversary']],
   'when stressed': [
-    ['stress', 'stressed', 'overwhelm', 'overwhelming', 'pressure', 'frazzle', 'frazzled', 'anxious', 'tense', 'pile up', 'go wrong', 'bad day', 'burnout', 'swamp', 'swamped', 'hectic'],
+    [
+      'stress',
+      'stressed',
+      'overwhelm',
+      'overwhelming',
+      'pressure',
+      'frazzle',
+      'frazzled',
+      'anxious',
+      'tense',
+      'pile up',
+      'go wrong',
+      'bad day',
+      'burnout',
+      'swamp',
+      'swamped',
+      'hectic',
+    ],
   ],
   'when travelling for work': [
     ['travel', 'travelling', 'traveling', 'trip', 'road', 'away', 'hotel', 'flight', 'conference'],
     ['work', 'business', 'conference', 'client'],
   ],
-  'on rainy days': [['rain', 'rainy', 'pour', 'drizzle', 'wet', 'storm', 'stormy', 'downpour', 'grey', 'gray']],
+  'on rainy days': [
+    ['rain', 'rainy', 'pour', 'drizzle', 'wet', 'storm', 'stormy', 'downpour', 'grey', 'gray'],
+  ],
 };
 
-const STOP = new Set(['when', 'on', 'at', 'with', 'for', 'a', 'an', 'the', 'i', 'am', 'be', 'in', 'my', 'of', 'to']);
+const STOP = new Set([
+  'when',
+  'on',
+  'at',
+  'with',
+  'for',
+  'a',
+  'an',
+  'the',
+  'i',
+  'am',
+  'be',
+  'in',
+  'my',
+  'of',
+  'to',
+]);
 
 const groupsCache = new Map<string, string[][][]>();
 

@@ -40,7 +40,13 @@ export function findMentions(tokens: readonly Token[], names: readonly string[][
       let ok = true;
       for (const word of name.slice(1)) {
         if (at + 1 < tokens.length && matches(tokens[at + 1]!, word)) at += 1;
-        else if (name.length === 2 && at + 2 < tokens.length && tokens[at + 1]!.pos !== 'PUNCT' && matches(tokens[at + 2]!, word)) at += 2;
+        else if (
+          name.length === 2 &&
+          at + 2 < tokens.length &&
+          tokens[at + 1]!.pos !== 'PUNCT' &&
+          matches(tokens[at + 2]!, word)
+        )
+          at += 2;
         else {
           ok = false;
           break;

@@ -46,14 +46,30 @@ export function parse(text: string): Token[][] {
       const space = (token.out(its.precedingSpaces) as string) !== '';
       const aux = FUSED_I.get(lower);
       if (aux !== undefined) {
-        tokens.push({ text: text.slice(0, 1), lower: 'i', lemma: 'i', pos: 'PRON', negated, sentence: index, space });
-        tokens.push({ text: text.slice(1), lower: lower.slice(1), lemma: aux, pos: 'AUX', negated, sentence: index, space: false });
+        tokens.push({
+          text: text.slice(0, 1),
+          lower: 'i',
+          lemma: 'i',
+          pos: 'PRON',
+          negated,
+          sentence: index,
+          space,
+        });
+        tokens.push({
+          text: text.slice(1),
+          lower: lower.slice(1),
+          lemma: aux,
+          pos: 'AUX',
+          negated,
+          sentence: index,
+          space: false,
+        });
         return;
       }
       tokens.push({
         text,
         lower,
-        lemma: (token.out(its.lemma) as string).toLowerCase(),
+        lemma: String((token.out as (f: unknown) => unknown)(its.lemma)).toLowerCase(),
         pos: token.out(its.pos) as string,
         negated,
         sentence: index,

@@ -64,7 +64,10 @@ export function readMeaning(text: string, expectations: readonly MeaningExpectat
   }
   // Items that share their words (a flip of the same item, a shared keyword): both own every mention.
   const twins = expectations.map((e, i) =>
-    expectations.findIndex((other, j) => j !== i && (other.item.toLowerCase() === e.item.toLowerCase() || other.keywords[0] === e.keywords[0])),
+    expectations.findIndex(
+      (other, j) =>
+        j !== i && (other.item.toLowerCase() === e.item.toLowerCase() || other.keywords[0] === e.keywords[0]),
+    ),
   );
   return expectations.map((expectation, e) => readOne(expectation, e, clauses, twins[e]!, expectations));
 }
@@ -79,7 +82,13 @@ function readOne(
   const mine = (c: ReadClause) => c.named.includes(e) || (twin >= 0 && c.named.includes(twin));
   const core = clauses.flatMap((c, i) => (mine(c) ? [i] : []));
   if (core.length === 0)
-    return { item: expectation.item, verdict: 'unsure', clause: '', reason: `"${expectation.item}" is not mentioned`, missing: true };
+    return {
+      item: expectation.item,
+      verdict: 'unsure',
+      clause: '',
+      reason: `"${expectation.item}" is not mentioned`,
+      missing: true,
+    };
   const readings: Array<{ stance: ClauseStance; clause: ReadClause }> = [];
   const context: number[] = [];
   for (const i of core) {
@@ -92,7 +101,9 @@ function readOne(
       // "Everyone in my family loves cats, except me": the user holds the opposite.
       const after = clauses[i + 1];
       const exceptMe =
-        after !== undefined && EXCLUDING.has(after.opener) && after.tokens.every((t) => ['me', 'for', 'myself'].includes(t.lower));
+        after !== undefined &&
+        EXCLUDING.has(after.opener) &&
+        after.tokens.every((t) => ['me', 'for', 'myself'].includes(t.lower));
       if (exceptMe) readings.push({ stance: { ...stance, score: -stance.score }, clause });
     } else readings.push({ stance, clause });
     // Clauses around a mention that name no item: "…, so I keep it off my plate".
@@ -112,8 +123,15 @@ function readOne(
   }
   let used = readings.filter((r) => informative(r.stance));
   if (used.length === 0)
-    used = context.map((j) => ({ stance: readClause(clauses[j]!.tokens, clauses[j]!.skip), clause: clauses[j]! })).filter((r) => informative(r.stance));
-  if (twin >= 0) used = used.filter((r) => (r.stance.ended || r.stance.past) === expectation.ended || expectations[twin]!.ended === expectation.ended);
+    used = context
+      .map((j) => ({ stance: readClause(clauses[j]!.tokens, clauses[j]!.skip), clause: clauses[j]! }))
+      .filter((r) => informative(r.stance));
+  if (twin >= 0)
+    used = used.filter(
+      (r) =>
+        (r.stance.ended || r.stance.past) === expectation.ended ||
+        expectations[twin]!.ended === expectation.ended,
+    );
   const scope = [...core, ...context].sort((a, b) => a - b).map((i) => clauses[i]!);
   return decide(expectation, used, scope);
 }

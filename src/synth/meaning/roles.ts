@@ -49,9 +49,15 @@ export function readRoles(tokens: readonly Token[], mentionAt: (i: number) => nu
     }
     if (SWITCH.has(token.lemma) && next !== undefined && (next.lower === 'to' || next.lower === 'into'))
       set(nextMention(i + 2, 3), 'new');
-    if ((token.lower === 'instead' && next?.lower === 'of') || (token.lower === 'rather' && next?.lower === 'than'))
+    if (
+      (token.lower === 'instead' && next?.lower === 'of') ||
+      (token.lower === 'rather' && next?.lower === 'than')
+    )
       set(nextMention(i + 2, 3), 'dispreferred');
-    if (token.lower === 'over' && tokens.slice(Math.max(0, i - 4), i).some((t) => ['pick', 'take', 'choose', 'prefer'].includes(t.lemma)))
+    if (
+      token.lower === 'over' &&
+      tokens.slice(Math.max(0, i - 4), i).some((t) => ['pick', 'take', 'choose', 'prefer'].includes(t.lemma))
+    )
       set(nextMention(i + 1, 3), 'dispreferred');
     if (token.lower === 'back' && next !== undefined && (next.lower === 'to' || next.lower === 'on'))
       set(nextMention(i + 2, 3), 'back');

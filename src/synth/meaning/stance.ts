@@ -3,7 +3,7 @@
  * whether the stance ended, lies in the past or continues. Tokens of an item mention never count
  * as cues ("stand-up comedy" is not "stand").
  */
-import { type Cue, CUES, LAPSE_MARKERS, PAST_MARKERS } from './lexicon.js';
+import { CUES, type Cue, LAPSE_MARKERS, PAST_MARKERS } from './lexicon.js';
 import type { ClauseStance, Token } from './types.js';
 
 const byFirst = new Map<string, Cue[]>();
@@ -50,7 +50,10 @@ export function readClause(tokens: readonly Token[], skip: ReadonlySet<number>):
   for (let i = 0; i < tokens.length; i++) {
     if (skip.has(i) || used.has(i)) continue;
     const token = tokens[i]!;
-    const candidates = [...(byFirst.get(token.lemma) ?? []), ...(token.lemma === token.lower ? [] : (byFirst.get(token.lower) ?? []))];
+    const candidates = [
+      ...(byFirst.get(token.lemma) ?? []),
+      ...(token.lemma === token.lower ? [] : (byFirst.get(token.lower) ?? [])),
+    ];
     // Longest cue first: "no longer" before "no", "can not get enough" before "can".
     candidates.sort((a, b) => b.words.length - a.words.length);
     for (const cue of candidates) {
@@ -66,7 +69,12 @@ export function readClause(tokens: readonly Token[], skip: ReadonlySet<number>):
     }
     // "way too heavy", "too much effort": an excess is a complaint.
     const next = tokens[i + 1];
-    if (token.lower === 'too' && next !== undefined && ['ADJ', 'ADV'].includes(next.pos) && !used.has(i + 1)) {
+    if (
+      token.lower === 'too' &&
+      next !== undefined &&
+      ['ADJ', 'ADV'].includes(next.pos) &&
+      !used.has(i + 1)
+    ) {
       score += token.negated ? 1 : -1.5;
       hits++;
     }
