@@ -33,9 +33,10 @@ export function splitClauses(
   let current: Token[] = [];
   let opener = '';
   let holder = previous;
+  const mentions = new Set(tokens.filter((_, i) => inMention[i] === true));
   const close = (next: string) => {
     if (current.some((token) => token.pos !== 'PUNCT')) {
-      holder = holderOf(current, holder);
+      holder = holderOf(current, holder, (token) => mentions.has(token));
       clauses.push({ tokens: current, sentence: current[0]!.sentence, holder, opener });
     }
     current = [];
@@ -71,25 +72,51 @@ export function splitClauses(
  * is obsessed with…", "everyone at work…"), the user otherwise. A clause whose only pronoun is
  * "they" keeps the holder of the clause before it.
  */
-export function holderOf(tokens: readonly Token[], previous: Holder): Holder {
+export function holderOf(
+  tokens: readonly Token[],
+  previous: Holder,
+  isMention: (token: Token) => boolean = () => false,
+): Holder {
+  let prepositional = false;
   for (const [i, token] of tokens.entries()) {
-    if (token.lemma === 'i' || token.lemma === 'we' || token.lower === 'me') return 'user';
+    // The item is the subject ("Big parties with people from work are exhausting").
+    if (isMention(token)) break;
+    if (token.lemma === 'i' || token.lemma === 'we') return 'user';
+    // "… sorry to anyone who loves it".
+    if (isPerson(token) && tokens[i + 1]?.lower === 'who') return 'other';
+    if (token.pos === 'VERB' || token.pos === 'AUX') break;
+    // A noun after a preposition is not the subject ("with my family").
+    if (token.pos === 'ADP') prepositional = true;
+    if (prepositional) continue;
+    if (token.lower === 'me') return 'user';
     if (token.lower === 'my' || token.lower === 'our') {
       // "my brother" / "my little sister" hold a stance; "my playlists" do not.
       const noun = tokens.slice(i + 1, i + 4).find((t) => t.pos === 'NOUN' || t.pos === 'PROPN');
-      if (noun !== undefined && PEOPLE.has(noun.lemma)) return 'other';
+      if (noun !== undefined && isPerson(noun)) return 'other';
       continue;
     }
-    if (PEOPLE.has(token.lemma) && (token.pos === 'NOUN' || token.pos === 'PRON' || token.pos === 'PROPN'))
+    if (isPerson(token) && (token.pos === 'NOUN' || token.pos === 'PRON' || token.pos === 'PROPN'))
       return 'other';
-    if (token.lower === 'they' && previous === 'other') return 'other';
-    if (token.pos === 'VERB') break;
+    if (
+      token.lower === 'they' &&
+      previous === 'other' &&
+      !tokens.some((t) => t.lower === 'me' || t.lower === 'i')
+    )
+      return 'other';
+    if (token.pos === 'VERB' || token.pos === 'AUX') break;
   }
   return tokens.some((token) => token.lower === 'i' || token.lower === 'me' || token.lower === 'my')
     ? 'user'
     : previous === 'other' && tokens.some((t) => t.lower === 'they')
       ? 'other'
       : 'user';
+}
+
+/** A word naming a person ("coworkers", whatever the lemmatizer makes of it). */
+function isPerson(token: Token): boolean {
+  return (
+    PEOPLE.has(token.lemma) || PEOPLE.has(token.lower) || PEOPLE.has(token.lower.replace(/(?:e?s)$/, ''))
+  );
 }
 
 /** The clause's words as written (spaces restored). */

@@ -4,6 +4,7 @@
  * has a word of every group. Conditions outside the catalogue fall back to their own content
  * words, one group each.
  */
+import { sameWord } from './mentions.js';
 import { lemmas } from './nlp.js';
 import type { Token } from './types.js';
 
@@ -127,7 +128,7 @@ export function conditionGroups(condition: string): string[][][] {
 function find(tokens: readonly Token[], phrase: readonly string[], skip: ReadonlySet<number>): number {
   for (let i = 0; i + phrase.length <= tokens.length; i++) {
     if (skip.has(i)) continue;
-    if (phrase.every((word, j) => tokens[i + j]!.lemma === word || tokens[i + j]!.lower === word)) return i;
+    if (phrase.every((word, j) => tokens[i + j] !== undefined && sameWord(tokens[i + j]!, word))) return i;
   }
   return -1;
 }

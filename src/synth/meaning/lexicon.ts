@@ -34,31 +34,54 @@ const many = (phrases: string, score: number, extra: Omit<Cue, 'words' | 'score'
 const STANCE: Cue[] = [
   ...many('love,adore,enjoy,crave,relish,savor,savour,cherish,treasure,devour', 2),
   cue('like', 1.5, { pos: ['VERB'] }),
-  ...many('prefer,fancy,appreciate,want,miss', 1),
+  ...many(
+    'prefer,fancy,appreciate,miss,help,calming,calm,bearable,choice,reach for,stick to,stick with,give me,suit,get into,got into,gotten into',
+    1,
+  ),
+  cue('always', 0.5),
   ...many('favorite,favourite,obsess,obsessed,obsession,addict,addicted,hooked,heaven,heavenly', 2),
   ...many('amazing,awesome,incredible,wonderful,fantastic,delicious,tasty,yummy,blast,perfect', 2),
   ...many('great,lovely,fun,joy,pleasure,treat,weakness,comfort,cozy,cosy,soothing,relaxing', 1.5),
-  ...many('highlight,happy,happiness,underrated,underrate,fan,inspire,thrive,goosebump,romantic', 1.5),
+  ...many(
+    'highlight,happy,happiness,underrated,underrate,fan,inspire,thrive,goosebump,romantic,of choice,my style,my speed,our thing,made for,part of my',
+    1.5,
+  ),
   ...many('good,nice,special,beautiful,melt,proud,ritual,excite,exciting,worth,fine,speak to', 1),
   ...many('my thing,my kind,happy place,go to,sucker for,all about,up for,live for,at home', 1.5),
   ...many('look forward,hit the spot,in a heartbeat,count down,take over,be a must,be into', 1.5),
-  ...many('never get old,can not get enough,can not wait,never miss,never turn down,no exception', 2, {
-    fixed: true,
-  }),
-  ...many('can not say no,would not trade,every day,every single,all day,every night,every time', 1, {
-    fixed: true,
-  }),
-  ...many('stand,bear,stomach,face,handle,tolerate', 0.75),
+  ...many(
+    'never get old,can not get enough,can not wait,never miss,never turn down,no exception,can not stop,not ashamed,nothing beat,the better,hate to give up,all i need',
+    2,
+    {
+      fixed: true,
+    },
+  ),
+  ...many(
+    'can not say no,would not trade,every day,every single,all day,every night,every time,hands down,no question,pick anything,choose anything',
+    1,
+    {
+      fixed: true,
+    },
+  ),
+  ...many('stand,bear,stomach,face,handle,tolerate', 0.75, { pos: ['VERB'] }),
   ...many('hate,dislike,loathe,detest,despise,avoid,dread,nightmare,torture,disgusting,gross', -2),
   ...many('awful,terrible,horrible,nasty,boring,bore,dull,tedious,miserable,worst,overrated', -2),
   ...many('overrate,disaster,gag,refuse,steer away,steer clear,stay away,keep away,dealbreaker', -2),
   ...many('skip,pass,drain,exhausting,chore,crime,hassle,waste,headache,ruin,annoy,bother', -1.5),
-  ...many('faze,get to,scare,terrify,cringe,queasy,sick,nauseous,brutal,gloomy,awkward,bad', -1.5),
-  ...many('mortifying,overpriced,whiny,keep off,pick out,put off,turn stomach,last thing', -1.5),
+  ...many('faze,get to me,scare,terrify,cringe,queasy,sick,nauseous,brutal,gloomy,awkward,bad', -1.5),
+  ...many(
+    'mortifying,overpriced,whiny,keep off,put off,turn stomach,last thing,drive nuts,drive up the wall,drive crazy,drive mad,put to sleep',
+    -1.5,
+  ),
   ...many('tired,nervous,uneasy,cranky,restless,clumsy,sad,lonely,shallow,sterile,cramped', -1),
-  ...many('noise,fight,risky,heavy,exhaust,worry,bitter,sugary,greasy,stale,meh', -1),
+  ...many(
+    'noise,fight,risky,heavy,exhaust,worry,bitter,sugary,greasy,stale,meh,expensive,complain,ashamed',
+    -1,
+  ),
   ...many('no thank,a no,no part,not for me,off the menu,off my plate,go hungry', -2, { fixed: true }),
-  ...many('sit it out,sit out,die on this hill', -1, { fixed: true }),
+  ...many('sit it out,sit out,die on this hill,do nothing for,watch paint dry,off my list', -1.5, {
+    fixed: true,
+  }),
 ];
 
 /** Change: a stance that ended, one that was given up, one that softened, one that holds. */
@@ -75,7 +98,7 @@ const CHANGE: Cue[] = [
     ended: true,
     fixed: true,
   }),
-  ...many('get bored,be done,be over,be kind of over,behind me,past my,have my fill,run course', -1, {
+  ...many('get bored,be done,be over,be kind of over,behind me,be past,have my fill,run course', -1, {
     ended: true,
     fixed: true,
   }),
@@ -87,7 +110,14 @@ const CHANGE: Cue[] = [
     ended: true,
     fixed: true,
   }),
-  ...many('back on my plate,no more dread,fine by me,not so bad', 1, { ended: true, fixed: true }),
+  ...many(
+    'back on my plate,no more dread,fine by me,not so bad,until this year,until recently,until now,until last',
+    1,
+    {
+      ended: true,
+      fixed: true,
+    },
+  ),
   ...many('still,as ever,remain,back to,back on,again', 0, { still: true, fixed: true }),
 ];
 

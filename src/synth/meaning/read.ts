@@ -95,7 +95,16 @@ function readOne(
     const clause = clauses[i]!;
     let stance = clause.named.length > 1 ? null : readClause(clause.tokens, clause.skip);
     const role = clause.roles.get(e) ?? (twin >= 0 ? clause.roles.get(twin) : undefined);
-    if (role !== undefined) stance = stance !== null && informative(stance) ? stance : role;
+    if (role !== undefined)
+      stance =
+        stance === null
+          ? role
+          : {
+              score: stance.score !== 0 ? stance.score : role.score,
+              ended: stance.ended || role.ended,
+              past: stance.past,
+              still: stance.still || role.still,
+            };
     stance ??= readClause(clause.tokens, clause.skip);
     if (clause.holder === 'other') {
       // "Everyone in my family loves cats, except me": the user holds the opposite.
@@ -105,6 +114,22 @@ function readOne(
         EXCLUDING.has(after.opener) &&
         after.tokens.every((t) => ['me', 'for', 'myself'].includes(t.lower));
       if (exceptMe) readings.push({ stance: { ...stance, score: -stance.score }, clause });
+      // "My friends love road trips, but I …": a contrast with another's stance, when the
+      // user's own clause says nothing, is the opposite stance.
+      const contrast = clauses[i + 1];
+      if (
+        contrast !== undefined &&
+        contrast.sentence === clause.sentence &&
+        contrast.opener === 'but' &&
+        contrast.holder === 'user' &&
+        contrast.named.length === 0 &&
+        stance.score !== 0 &&
+        !informative(readClause(contrast.tokens, contrast.skip))
+      )
+        readings.push({
+          stance: { score: -stance.score, ended: false, past: false, still: stance.ended },
+          clause: contrast,
+        });
     } else readings.push({ stance, clause });
     // Clauses around a mention that name no item: "…, so I keep it off my plate".
     for (const step of [1, -1]) {
@@ -122,17 +147,24 @@ function readOne(
     }
   }
   let used = readings.filter((r) => informative(r.stance));
-  if (used.length === 0)
-    used = context
-      .map((j) => ({ stance: readClause(clauses[j]!.tokens, clauses[j]!.skip), clause: clauses[j]! }))
-      .filter((r) => informative(r.stance));
+  if (used.length === 0) {
+    // Nothing said in the item's own clauses: the nearest informative clause around them.
+    const distance = (j: number) => Math.min(...core.map((i) => Math.abs(i - j)));
+    const nearest = context
+      .map((j) => ({ j, stance: readClause(clauses[j]!.tokens, clauses[j]!.skip) }))
+      .filter((r) => informative(r.stance))
+      .sort((a, b) => distance(a.j) - distance(b.j) || a.j - b.j)[0];
+    if (nearest !== undefined) used = [{ stance: nearest.stance, clause: clauses[nearest.j]! }];
+  }
   if (twin >= 0)
     used = used.filter(
       (r) =>
         (r.stance.ended || r.stance.past) === expectation.ended ||
         expectations[twin]!.ended === expectation.ended,
     );
-  const scope = [...core, ...context].sort((a, b) => a - b).map((i) => clauses[i]!);
+  const scope = [...core, ...context]
+    .sort((a, b) => a - b)
+    .map((i) => ({ ...clauses[i]!, core: core.includes(i) }));
   return decide(expectation, used, scope);
 }
 

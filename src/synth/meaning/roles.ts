@@ -16,6 +16,8 @@ export const ROLE_STANCE: Readonly<Record<Role, ClauseStance>> = {
 
 const SWAP = new Set(['swap', 'trade', 'exchange', 'replace', 'substitute']);
 const SWITCH = new Set(['switch', 'move', 'change', 'shift', 'go', 'turn', 'convert']);
+const ENDING = new Set(['ditch', 'drop', 'quit', 'stop', 'abandon']);
+const STARTING = new Set(['start', 'begin', 'join', 'discover', 'find', 'become', 'adopt']);
 
 /**
  * Roles of the mentions in one sentence: `mentionAt(i)` gives the expectation named at token i
@@ -47,8 +49,17 @@ export function readRoles(tokens: readonly Token[], mentionAt: (i: number) => nu
       const to = tokens.findIndex((t, j) => j > i && t.lower === 'to');
       if (to > 0) set(nextMention(to + 1, 3), 'new');
     }
-    if (SWITCH.has(token.lemma) && next !== undefined && (next.lower === 'to' || next.lower === 'into'))
+    if (SWITCH.has(token.lemma) && next !== undefined && (next.lower === 'to' || next.lower === 'into')) {
       set(nextMention(i + 2, 3), 'new');
+      // "karaoke nights turned into board game nights": what turned is the old one.
+      for (let j = i - 1; j >= 0 && j >= i - 4; j--) if (mentionAt(j) >= 0) set(mentionAt(j), 'old');
+    }
+    // "went vegetarian", "became a dog person".
+    if ((token.lemma === 'go' || token.lemma === 'become') && next !== undefined && mentionAt(i + 1) >= 0)
+      set(mentionAt(i + 1), 'new');
+    if (ENDING.has(token.lemma)) set(nextMention(i + 1, 3), 'old');
+    if (STARTING.has(token.lemma) && token.pos === 'VERB' && tokens[i - 1]?.lower !== "n't")
+      set(nextMention(i + 1, 3), 'new');
     if (
       (token.lower === 'instead' && next?.lower === 'of') ||
       (token.lower === 'rather' && next?.lower === 'than')

@@ -9,6 +9,9 @@ import { EXCLUDING } from './lexicon.js';
 import { readClause } from './stance.js';
 import type { Clause, ClauseStance, MeaningExpectation, MeaningReading } from './types.js';
 
+/** A clause of an item's scope: `core` when it names the item. */
+export type ScopeClause = Clause & { skip: Set<number>; core: boolean };
+
 interface Reading {
   stance: ClauseStance;
   clause: Clause & { skip: Set<number> };
@@ -19,7 +22,7 @@ const NEGATORS = new Set(['never', 'not', 'no', "n't"]);
 export function decide(
   expectation: MeaningExpectation,
   readings: readonly Reading[],
-  scope: ReadonlyArray<Clause & { skip: Set<number> }>,
+  scope: readonly ScopeClause[],
 ): MeaningReading {
   const item = expectation.item;
   const result = (
@@ -78,6 +81,8 @@ export function decide(
       present.at(-1)?.clause,
     );
   else if (kept !== undefined) verdict = result('agrees', `says the opposite stance ended`, kept.clause);
+  else if (still !== undefined && sign > 0)
+    verdict = result('agrees', `says the user keeps at "${item}"`, still.clause);
   else verdict = result('unsure', `no reading of the user's stance toward "${item}"`);
   if (expectation.condition === null) return verdict;
   return decideCondition(expectation, expectation.condition, verdict, scope, sign);
@@ -88,57 +93,77 @@ function decideCondition(
   expectation: MeaningExpectation,
   condition: string,
   verdict: MeaningReading,
-  scope: ReadonlyArray<Clause & { skip: Set<number> }>,
+  scope: readonly ScopeClause[],
   sign: number,
 ): MeaningReading {
-  for (const [i, clause] of scope.entries()) {
-    if (clause.holder === 'other') continue;
-    const evidence = conditionEvidence(clause.tokens, condition, clause.skip);
-    if (evidence === null) continue;
-    const at = Math.min(...evidence);
-    const before = clause.tokens.slice(Math.max(0, at - 3), at);
-    const quoted = clauseText(clause.tokens);
-    const base = { item: expectation.item, clause: quoted, missing: false };
-    if (
-      EXCLUDING.has(clause.opener) ||
-      before.some((t) => EXCLUDING.has(t.lower) || NEGATORS.has(t.lower)) ||
-      clause.tokens[at]!.negated
-    )
-      return { ...base, verdict: 'contradicts', reason: `excludes the condition "${condition}"` };
-    // The condition's own clause decides, else the nearest clause of the item that has a stance.
-    const order = [
-      i,
-      ...scope.map((_, j) => j).filter((j) => j > i),
-      ...scope
-        .map((_, j) => j)
-        .filter((j) => j < i)
-        .reverse(),
-    ];
-    for (const j of order) {
-      const near = scope[j]!;
-      if (near.holder === 'other') continue;
-      const own = readClause(near.tokens, near.skip).score;
-      if (own * sign > 0)
-        return {
-          ...base,
-          verdict: 'agrees',
-          reason: `keeps the condition "${condition}" with ${own > 0 ? 'a like' : 'a dislike'}`,
-        };
-      if (own * sign < 0)
-        return {
-          ...base,
-          verdict: 'contradicts',
-          reason: `under the condition "${condition}" reads as ${own > 0 ? 'a like' : 'a dislike'}`,
-        };
+  const user = scope.map((_, i) => i).filter((i) => scope[i]!.holder !== 'other');
+  let at = user.find((i) => conditionEvidence(scope[i]!.tokens, condition, scope[i]!.skip) !== null);
+  if (at === undefined) {
+    // A condition may span a clause break ("Monday to Friday, my mornings start with …"): the
+    // user's clauses of one sentence together, read at the item's own clause.
+    for (const sentence of new Set(user.map((i) => scope[i]!.sentence))) {
+      const together = user.filter((i) => scope[i]!.sentence === sentence);
+      const tokens = together.flatMap((i) => scope[i]!.tokens);
+      const skip = new Set<number>();
+      let offset = 0;
+      for (const i of together) {
+        for (const s of scope[i]!.skip) skip.add(s + offset);
+        offset += scope[i]!.tokens.length;
+      }
+      if (conditionEvidence(tokens, condition, skip) === null) continue;
+      at = together.find((i) => scope[i]!.core) ?? together[0]!;
+      break;
     }
-    return verdict.verdict === 'agrees'
-      ? { ...verdict, reason: `${verdict.reason}, keeps the condition "${condition}"` }
-      : verdict;
   }
-  if (verdict.verdict !== 'agrees') return verdict;
-  return {
-    ...verdict,
-    verdict: 'unsure',
-    reason: `${verdict.reason}, but the condition "${condition}" is not said`,
-  };
+  if (at === undefined) {
+    if (verdict.verdict !== 'agrees') return verdict;
+    return {
+      ...verdict,
+      verdict: 'unsure',
+      reason: `${verdict.reason}, but the condition "${condition}" is not said`,
+    };
+  }
+  const clause = scope[at]!;
+  const base = { item: expectation.item, clause: clauseText(clause.tokens), missing: false };
+  const evidence = conditionEvidence(clause.tokens, condition, clause.skip);
+  if (evidence !== null) {
+    const first = Math.min(...evidence);
+    const before = clause.tokens.slice(Math.max(0, first - 3), first);
+    if (EXCLUDING.has(clause.opener) || before.some((t) => EXCLUDING.has(t.lower) || NEGATORS.has(t.lower)))
+      return { ...base, verdict: 'contradicts', reason: `excludes the condition "${condition}"` };
+  }
+  // The condition's own clause decides, else the nearest of the item's own clauses that has a stance.
+  const order = [
+    at,
+    ...scope
+      .map((_, j) => j)
+      .filter(
+        (j) =>
+          j !== at &&
+          scope[j]!.core &&
+          scope[j]!.holder !== 'other' &&
+          scope[j]!.sentence === clause.sentence,
+      )
+      .sort((a, b) => Math.abs(a - at!) - Math.abs(b - at!) || a - b),
+  ];
+  for (const j of order) {
+    const stance = readClause(scope[j]!.tokens, scope[j]!.skip);
+    if (stance.ended || stance.past) continue;
+    const own = stance.score;
+    if (own * sign > 0)
+      return {
+        ...base,
+        verdict: 'agrees',
+        reason: `keeps the condition "${condition}" with ${own > 0 ? 'a like' : 'a dislike'}`,
+      };
+    if (own * sign < 0)
+      return {
+        ...base,
+        verdict: 'contradicts',
+        reason: `under the condition "${condition}" reads as ${own > 0 ? 'a like' : 'a dislike'}`,
+      };
+  }
+  return verdict.verdict === 'agrees'
+    ? { ...verdict, reason: `${verdict.reason}, keeps the condition "${condition}"` }
+    : verdict;
 }
