@@ -111,7 +111,7 @@ const CHANGE: Cue[] = [
     fixed: true,
   }),
   ...many(
-    'back on my plate,no more dread,fine by me,not so bad,until this year,until recently,until now,until last',
+    'back on my plate,no more dread,fine by me,not so bad,no longer mind,not mind any,until this year,until recently,until now,until last',
     1,
     {
       ended: true,

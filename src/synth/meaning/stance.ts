@@ -60,6 +60,13 @@ function comparative(tokens: readonly Token[], i: number, item: readonly number[
   return -size;
 }
 
+/** True when the word at `i` is only tried ("tried to get into"). */
+function attempted(tokens: readonly Token[], i: number): boolean {
+  for (let j = i - 1; j >= 1 && j >= i - 3; j--)
+    if (tokens[j]!.lower === 'to' && tokens[j - 1]!.lemma === 'try') return true;
+  return false;
+}
+
 /** True when a negator reaches position `i` (up to six tokens back, within the clause). */
 function negatedAt(tokens: readonly Token[], i: number): boolean {
   for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
@@ -131,6 +138,8 @@ export function readClause(tokens: readonly Token[], skip: ReadonlySet<number>):
       // "I'd rather have X" prefers the item; "…, I'd rather stay home" prefers something else.
       if (COMPARATIVE.has(token.lemma) || COMPARATIVE.has(token.lower))
         value = comparative(tokens, i, item, value);
+      // "I've tried to get into jazz": an attempt at liking says nothing of the outcome ("I try to avoid" does).
+      if (value > 0 && attempted(tokens, i)) value = 0;
       const flip = !cue.fixed && negatedAt(tokens, i) ? -1 : 1;
       score += value * flip;
       if (value !== 0) hits++;
@@ -153,8 +162,11 @@ export function readClause(tokens: readonly Token[], skip: ReadonlySet<number>):
       score += negatedAt(tokens, i) ? 1 : -1.5;
       hits++;
     }
-    // "no hotpot please", "no more X": refusing the item.
-    if (token.lower === 'no' && (skip.has(i + 1) || (tokens[i + 1]?.lower === 'more' && skip.has(i + 2)))) {
+    // "no hotpot please", "no more X", "it's never dim sum": refusing the item.
+    if (
+      (token.lower === 'no' || token.lower === 'never' || token.lower === 'not') &&
+      (skip.has(i + 1) || (['more', 'a', 'the'].includes(tokens[i + 1]?.lower ?? '') && skip.has(i + 2)))
+    ) {
       score -= 1.5;
       hits++;
     }
