@@ -61,7 +61,9 @@ describe('checkChunkSlots', () => {
       options,
     );
     expect(wrong.missing).toEqual([slot(['hotpot'])]);
-    expect(wrong.reasons.get('s1')).toBe('"Sichuan hotpot" reads as a like, planned dislike ("I adore Sichuan hotpot")');
+    expect(wrong.reasons.get('s1')).toBe(
+      '"Sichuan hotpot" reads as a like, planned dislike ("I adore Sichuan hotpot")',
+    );
     const right = await checkChunkSlots(
       [{ slots: [slot(['hotpot'])], user: 'I cannot stand Sichuan hotpot' }],
       options,
