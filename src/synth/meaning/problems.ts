@@ -54,3 +54,15 @@ export function problemOf(reading: MeaningReading): string | null {
 export function meaningProblems(text: string, expectations: readonly MeaningExpectation[]): string[] {
   return readMeaning(text, expectations).flatMap((reading) => problemOf(reading) ?? []);
 }
+
+/**
+ * An expectation in plain words, for a judge's question and a regeneration hint: "the user no
+ * longer likes black americano", "the user dislikes cilantro, only when travelling for work".
+ */
+export function describeExpectation(expectation: MeaningExpectation, cause: string | null = null): string {
+  const verb = expectation.polarity === 'like' ? 'likes' : 'dislikes';
+  const stance = expectation.ended ? `no longer ${verb}` : verb;
+  const condition = expectation.condition === null ? '' : `, only ${expectation.condition}`;
+  const because = cause === null || cause === '' ? '' : `, because ${cause}`;
+  return `the user ${stance} ${expectation.item}${condition}${because}`;
+}

@@ -7,7 +7,6 @@
  * user's clauses around them). Another person's stance never counts ("my brother loves sushi").
  */
 import { clauseText, splitClauses } from './clauses.js';
-import { conditionEvidence } from './conditions.js';
 import { EXCLUDING, REASON_OPENERS, REFERENCES } from './lexicon.js';
 import { findMentions, itemNames } from './mentions.js';
 import { parse } from './nlp.js';
