@@ -214,7 +214,11 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     const reduceTotal = stage.kind === 'reduce' ? await usersIn(stage.inputs, outputs) : 0;
 
     const quarantine: QuarantineRecord[] = [];
+    const counts: Record<string, number> = {};
     const ctx: StageContext = {
+      count: (key, n) => {
+        counts[key] = (counts[key] ?? 0) + n;
+      },
       runDir,
       seed: config.seed,
       config,
@@ -267,7 +271,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
             ...(pool === undefined ? {} : { pool }),
           });
           quarantine.push(...run.quarantined);
-          result = run;
+          result = Object.keys(counts).length === 0 ? run : { ...run, notes: { ...counts } };
         } finally {
           await pool?.close();
         }

@@ -18,18 +18,18 @@ export const FREE_BANKS = {
     'I could happily live on {x}',
     '{x}? count me in, any day of the week',
     "I'd pick {x} over most things",
-    '{x} hits the mark for me, no contest',
+    '{x} hits the mark, no contest',
   ],
   dislike: [
     "{x} really isn't my scene",
     'I give {x} a wide berth',
     '{x} leaves me cold',
-    "I've never seen the appeal of {x}",
+    '{x} falls flat for me',
     '{x} rubs me the wrong way',
     'count me out when it comes to {x}',
   ],
   endedLike: [
-    '{x} and I have gone our separate ways',
+    "{x} and me, we've gone our separate ways",
     '{x} has lost its pull on me',
     "I'm finished with {x}",
     '{x} is a closed chapter for me',
@@ -41,9 +41,9 @@ export const FREE_BANKS = {
     "I've buried the hatchet with {x}",
   ],
   /** Planted contradictions of an ending: the old stance holds as firmly as it did. */
-  heldLike: ['{x} is as much a part of my week as it ever was', "I'm as keen on {x} as I was a year ago"],
+  heldLike: ['{x} has kept its firm spot in my week', '{x} keeps its hold on me'],
   heldDislike: ["I'm every bit as wary of {x} as I was", '{x} and I are no closer than before'],
-  hedge: ['', '', 'Maybe it is just me, but ', 'For what it is worth, ', 'Not everyone gets it, but '],
+  hedge: ['', '', 'Maybe it is just me, but ', 'If I am being frank, ', 'Call me odd, but '],
 } as const;
 
 /** Planned conditions in other words. */
