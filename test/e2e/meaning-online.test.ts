@@ -48,7 +48,7 @@ describe('quickstart against the fake model writing freely', () => {
     const synth = manifest.stages.find((s: { name: string }) => s.name === 'synth');
     const notes = synth.notes as Record<string, number>;
     expect(notes.chunks).toBeGreaterThan(0);
-    expect(notes.regenerations / notes.chunks).toBeLessThanOrEqual(0.3);
+    expect((notes.regenerations ?? 0) / (notes.chunks ?? 1)).toBeLessThanOrEqual(0.3);
     expect(synth.quarantined / synth.in).toBeLessThanOrEqual(0.02);
     // Contradictions were planted, the judge named each, and none reached the corpus.
     const planted = plantedMessages();
@@ -67,9 +67,7 @@ describe('quickstart against the fake model writing freely', () => {
     expect(notes.judgeSaysOpposite).toBeGreaterThan(0);
     // The fidelity section counts what the reader could not read and what a judge decided.
     const validation = JSON.parse(await readFile(join(out, 'validation.json'), 'utf8'));
-    expect(validation.fidelity.meaning).toMatchObject({
-      unsure: expect.any(Number),
-      contradicts: expect.any(Number),
-    });
+    expect(validation.fidelity.meaning_unsure.of).toBeGreaterThan(0);
+    expect(validation.fidelity.meaning_judged_opposite.count).toBe(notes.judgeSaysOpposite);
   }, 600_000);
 });
