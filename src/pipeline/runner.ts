@@ -216,6 +216,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     const quarantine: QuarantineRecord[] = [];
     const counts: Record<string, number> = {};
     const ctx: StageContext = {
+      notesOf: async (stage) => (await readMarker(runDir, stage))?.notes ?? null,
       count: (key, n) => {
         counts[key] = (counts[key] ?? 0) + n;
       },

@@ -37,6 +37,8 @@ export interface StageContext {
    * `notes` in manifest.json. Absent where counts cannot be collected (offline worker threads).
    */
   count?(name: string, n: number): void;
+  /** The `notes` an earlier stage of this run recorded (null when it recorded none). */
+  notesOf?(stage: string): Promise<Record<string, unknown> | null>;
   signal: AbortSignal;
 }
 

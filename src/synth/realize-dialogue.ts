@@ -254,8 +254,10 @@ async function realizeChecked(
   let missing: EvidenceSlot[] = [];
   let hints: string[] = [];
   let problem = '';
-  const perChunk = (stats.regenerationsPerChunk ??= []);
-  const meaning = (stats.meaning ??= emptyMeaningCounts());
+  stats.regenerationsPerChunk ??= [];
+  stats.meaning ??= emptyMeaningCounts();
+  const perChunk = stats.regenerationsPerChunk;
+  const meaning = stats.meaning;
   for (let attempt = 0; attempt <= config.maxRegenerations; attempt++) {
     if (attempt > 0) stats.regenerations++;
     stats.chunks++;

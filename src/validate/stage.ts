@@ -1,7 +1,6 @@
 import { join, resolve } from 'node:path';
 import { SystemsConfig } from '../export/systems/config.js';
 import { createM2aBuilder } from '../export/systems/m2a.js';
-import { readMarker } from '../pipeline/stage-state.js';
 import type { ReduceStage } from '../pipeline/types.js';
 import { ExportConfig } from '../schemas/export-config.js';
 import { PersonaTreeConfig } from '../schemas/memory-config.js';
@@ -71,7 +70,7 @@ export const validateStage: ReduceStage = {
     });
     // What a judge decided about the reader's unsure and contradicting readings when the synth
     // stage wrote the text (its counts, on the model path only).
-    const synth = (await readMarker(ctx.runDir, 'synth'))?.notes as Record<string, number> | undefined;
+    const synth = (await ctx.notesOf?.('synth')) as Record<string, number> | null | undefined;
     if (synth?.judgeSaysYes !== undefined && report.fidelity !== undefined) {
       const yes = synth.judgeSaysYes ?? 0;
       const no = synth.judgeSaysNo ?? 0;
