@@ -175,6 +175,16 @@ export function readClause(tokens: readonly Token[], skip: ReadonlySet<number>):
       score += negatedAt(tokens, i) ? -1 : 1;
       hits++;
     }
+    // "it is durian for me now", "Friday nights are sushi nights for me": the user's pick.
+    if (
+      token.lower === 'for' &&
+      tokens[i + 1]?.lower === 'me' &&
+      skip.has(i - 1) &&
+      tokens.slice(Math.max(0, i - 5), i).some((t) => t.lemma === 'be')
+    ) {
+      score += 1;
+      hits++;
+    }
     // "a dog person", "a cat person".
     if (token.lemma === 'person' && skip.has(i - 1)) {
       score += 1.5;
