@@ -125,6 +125,20 @@ describe('the paraphrase set (test/fixtures/meaning)', () => {
   });
 });
 
+describe('the held-out statements (test/fixtures/meaning/held-out.jsonl)', () => {
+  it('meet the same bounds: alone ≤ 5%, ≤ 5%, ≤ 20%; with the fake judge ≤ 2%, ≤ 2%', () => {
+    const statements = loadStatements(join(fixtures, 'held-out.jsonl'));
+    expect(statements.length).toBeGreaterThanOrEqual(50);
+    const alone = rates(statements).overall;
+    expect([alone.falseContradiction, alone.miss, alone.unsureOnAgreeing]).toSatisfy(
+      ([fc, miss, unsure]: number[]) => fc! <= 0.05 && miss! <= 0.05 && unsure! <= 0.2,
+    );
+    const judged = rates(statements, labelJudge).overall;
+    expect(judged.falseContradiction).toBeLessThanOrEqual(0.02);
+    expect(judged.miss).toBeLessThanOrEqual(0.02);
+  });
+});
+
 describe('the offline quickstart corpus', () => {
   it('reads every preference and drift turn the offline realizer wrote as agreeing, never unsure', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pf-meaning-'));
