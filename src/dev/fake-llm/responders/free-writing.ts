@@ -93,6 +93,18 @@ export function parseStatement(
   return plain === null ? null : { current: plain, ended: null };
 }
 
+/**
+ * The items a preference or drift statement names ("Mia used to like A but now likes B (…)" →
+ * [A, B]), without the speaker's name; empty for other facts.
+ */
+export function statementItems(statement: string): string[] {
+  const body = statement.replace(/ \([^()]*\)$/, '');
+  const modify = /\bused to (?:like|dislike) (.+?) but now (.+)$/.exec(body);
+  const parts =
+    modify !== null ? [`like ${modify[1]}`, modify[2]!] : [/\b(?:likes|dislikes) .+$/.exec(body)?.[0] ?? ''];
+  return parts.flatMap((part) => said(part.replace(/^(?:now|no longer) /, ''))?.item ?? []);
+}
+
 const fill = (frame: string, item: string) => frame.replace('{x}', item);
 
 /**
