@@ -6,13 +6,13 @@
  * item is read from the user's clauses that name it (or, when those say nothing, from the
  * user's clauses around them). Another person's stance never counts ("my brother loves sushi").
  */
-import { clauseText, splitClauses } from './clauses.js';
+import { splitClauses } from './clauses.js';
 import { EXCLUDING, REASON_OPENERS, REFERENCES } from './lexicon.js';
 import { findMentions, itemNames } from './mentions.js';
 import { parse } from './nlp.js';
 import { ROLE_STANCE, readRoles } from './roles.js';
 import { readClause } from './stance.js';
-import type { Clause, ClauseStance, MeaningExpectation, MeaningReading, Token } from './types.js';
+import type { Clause, ClauseStance, MeaningExpectation, MeaningReading } from './types.js';
 import { decide } from './verdict.js';
 
 interface ReadClause extends Clause {
@@ -165,9 +165,4 @@ function readOne(
     .sort((a, b) => a - b)
     .map((i) => ({ ...clauses[i]!, core: core.includes(i) }));
   return decide(expectation, used, scope);
-}
-
-/** The clause quoted for a verdict. */
-export function quote(clause: { tokens: readonly Token[] }): string {
-  return clauseText(clause.tokens);
 }
