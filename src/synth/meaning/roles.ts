@@ -52,7 +52,9 @@ export function readRoles(tokens: readonly Token[], mentionAt: (i: number) => nu
     if (SWITCH.has(token.lemma) && next !== undefined && (next.lower === 'to' || next.lower === 'into')) {
       set(nextMention(i + 2, 3), 'new');
       // "karaoke nights turned into board game nights": what turned is the old one.
-      for (let j = i - 1; j >= 0 && j >= i - 4; j--) if (mentionAt(j) >= 0) set(mentionAt(j), 'old');
+      if (token.lemma === 'turn' || token.lemma === 'change')
+        for (let j = i - 1; j >= 0 && j >= i - 4 && tokens[j]!.pos !== 'PUNCT'; j--)
+          if (mentionAt(j) >= 0) set(mentionAt(j), 'old');
     }
     // "went vegetarian", "became a dog person".
     if ((token.lemma === 'go' || token.lemma === 'become') && next !== undefined && mentionAt(i + 1) >= 0)
