@@ -216,7 +216,12 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     const quarantine: QuarantineRecord[] = [];
     // Reduce stages report done/total; the rate and ETA are measured here from the first report.
     const progressStarted = now();
+    const counts: Record<string, number> = {};
     const ctx: StageContext = {
+      notesOf: async (stage) => (await readMarker(runDir, stage))?.notes ?? null,
+      count: (key, n) => {
+        counts[key] = (counts[key] ?? 0) + n;
+      },
       runDir,
       seed: config.seed,
       config,
@@ -272,7 +277,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
             ...(pool === undefined ? {} : { pool }),
           });
           quarantine.push(...run.quarantined);
-          result = run;
+          result = Object.keys(counts).length === 0 ? run : { ...run, notes: { ...counts } };
         } finally {
           await pool?.close();
         }

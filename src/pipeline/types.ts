@@ -32,6 +32,13 @@ export interface StageContext {
   quarantine(record: Omit<QuarantineRecord, 'stage'>): void;
   /** Progress hint for reduce stages (map stages are counted by the runner). */
   progress(done: number, total: number): void;
+  /**
+   * Adds to a named count of this stage (e.g. synth's regenerations), reported in the stage's
+   * `notes` in manifest.json. Absent where counts cannot be collected (offline worker threads).
+   */
+  count?(name: string, n: number): void;
+  /** The `notes` an earlier stage of this run recorded (null when it recorded none). */
+  notesOf?(stage: string): Promise<Record<string, unknown> | null>;
   signal: AbortSignal;
 }
 

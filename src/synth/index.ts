@@ -13,6 +13,14 @@ export {
   sessionsForInsertion,
 } from './insert-sessions.js';
 export { buildChunkPrompt, ChunkOutput, createLlmRealizer, type LlmRealizerOptions } from './llm-realizer.js';
+export {
+  type MeaningExpectation,
+  type MeaningReading,
+  meaningProblems,
+  readMeaning,
+  slotExpectations,
+  type Verdict,
+} from './meaning/index.js';
 export { createOfflineRealizer, type OfflineRealizerOptions } from './offline/realizer.js';
 export { styleFor, type UserStyle } from './offline/style.js';
 export { createPlanView, type PlanView } from './plan-view.js';

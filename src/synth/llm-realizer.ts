@@ -108,8 +108,14 @@ export function buildChunkPrompt(request: ChunkRequest): ChatMessage[] {
     lines.push(`- ${parts.join('; ')}`);
   }
   if (request.missing.length > 0) {
+    // The meaning missed, in words: a model told only "include these keywords" repeats them
+    // in a sentence that still says the wrong thing.
+    const hints =
+      request.hints !== undefined && request.hints.length > 0
+        ? request.hints
+        : request.missing.map((slot) => `round ${slot.round} must say ${slot.statement}`);
     lines.push(
-      `PREVIOUS ATTEMPT MISSED: ${request.missing.map((slot) => `round ${slot.round}: ${slot.keywords.join(', ')}`).join('; ')}. Include these keywords verbatim this time.`,
+      `ATTEMPT ${request.attempt + 1}: THE PREVIOUS ATTEMPT GOT THESE WRONG, FIX THEM: ${hints.join('; ')}. Say each in the user's own words; name the item.`,
     );
   }
   return [

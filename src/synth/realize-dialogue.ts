@@ -5,8 +5,8 @@ import type { DialogueSession, Turn, UserDialogue } from '../schemas/dialogue.js
 import type { EvidenceSlot, Preference, SessionPlan, UserPlan } from '../schemas/plan.js';
 import { SynthConfig, type SynthConfigInput } from '../schemas/synth-config.js';
 import { generateBehaviors } from './behaviors.js';
-import { checkChunkSlots } from './check.js';
-import { meaningProblems, slotExpectations } from './meaning.js';
+import { checkChunkSlots, emptyMeaningCounts, type MeaningCounts } from './check.js';
+import { slotExpectations } from './meaning/index.js';
 import { createPlanView, type PlanView } from './plan-view.js';
 import type { ChunkRound, CompactState, RealizedRound, Realizer } from './realizer.js';
 
@@ -26,9 +26,14 @@ export interface RealizeDialogueOptions {
 
 /** Statistics of one realization, for reports and tests. */
 export interface RealizeStats {
+  /** Realizer calls (first tries and regenerations). */
   chunks: number;
   regenerations: number;
   judgeCalls: number;
+  /** Planned chunks, and how many needed 0, 1, 2 … regenerations (index = regenerations). */
+  regenerationsPerChunk?: number[];
+  /** What the meaning check read and what the judge decided. */
+  meaning?: MeaningCounts;
 }
 
 const IMAGE = /<image>|<img>/g;
@@ -247,7 +252,12 @@ async function realizeChecked(
   stats: RealizeStats,
 ): Promise<RealizedRound[]> {
   let missing: EvidenceSlot[] = [];
+  let hints: string[] = [];
   let problem = '';
+  stats.regenerationsPerChunk ??= [];
+  stats.meaning ??= emptyMeaningCounts();
+  const perChunk = stats.regenerationsPerChunk;
+  const meaning = stats.meaning;
   for (let attempt = 0; attempt <= config.maxRegenerations; attempt++) {
     if (attempt > 0) stats.regenerations++;
     stats.chunks++;
@@ -259,6 +269,7 @@ async function realizeChecked(
       state,
       attempt,
       missing,
+      hints,
     });
     const byRound = new Map(out.map((round) => [round.round, round]));
     // Models sometimes renumber rounds (1-based, chunk-relative): with the right count, align by position.
@@ -271,6 +282,7 @@ async function realizeChecked(
     ) {
       problem = 'the realizer returned missing or empty turns';
       missing = rounds.flatMap((round) => round.slots);
+      hints = [`write every listed round (${rounds.map((round) => round.round).join(', ')}), none empty`];
       continue;
     }
     const fixed = rounds.map((round, i) => ({
@@ -284,12 +296,29 @@ async function realizeChecked(
         ...(options.llm === undefined ? {} : { llm: options.llm }),
         unsureFraction: config.judgeWhenKeywordFraction,
         stage: options.stage ?? 'synth',
-        meaning: (slot, text) => meaningProblems(text, slotExpectations(view.plan, slot)),
+        meaning: (slot) => ({
+          expectations: slotExpectations(view.plan, slot),
+          cause:
+            slot.kind === 'drift'
+              ? (view.plan.drift.find((d) => d.id === slot.refId && d.visibility === 'explicit')?.cause ??
+                null)
+              : null,
+        }),
       },
     );
     stats.judgeCalls += check.judgeCalls;
-    if (check.missing.length === 0) return fixed;
+    meaning.unsure += check.meaning.unsure;
+    meaning.contradicts += check.meaning.contradicts;
+    meaning.undecided += check.meaning.undecided;
+    for (const key of ['yes', 'no', 'opposite'] as const) meaning.judged[key] += check.meaning.judged[key];
+    if (check.missing.length === 0) {
+      perChunk[attempt] = (perChunk[attempt] ?? 0) + 1;
+      return fixed;
+    }
     missing = check.missing;
+    hints = missing.map(
+      (slot) => `round ${slot.round} ${check.reasons.get(slot.id) ?? `must say ${slot.statement}`}`,
+    );
     problem = `slots not expressed: ${missing
       .map((slot) => {
         const reason = check.reasons.get(slot.id);

@@ -38,6 +38,8 @@ export interface ChunkRequest {
   attempt: number;
   /** Slots the previous attempt failed to express (empty on the first try). */
   missing: EvidenceSlot[];
+  /** What the previous attempt got wrong, in words ("round 3 must say the user no longer likes coffee …"). */
+  hints?: string[];
 }
 
 export interface RealizedRound {

@@ -3,7 +3,7 @@ import { UserDialogue } from '../schemas/dialogue.js';
 import { UserPlan } from '../schemas/plan.js';
 import { createLlmRealizer } from './llm-realizer.js';
 import { createOfflineRealizer } from './offline/realizer.js';
-import { realizeDialogue } from './realize-dialogue.js';
+import { type RealizeStats, realizeDialogue } from './realize-dialogue.js';
 
 /**
  * The `synth` pipeline stage: realizes each user's plan into `dialogues/dialogues.jsonl`. Uses
@@ -33,13 +33,47 @@ export const synthStage: MapStage<UserDialogue> = {
           seed: ctx.seed,
           signal: ctx.signal,
         });
-    return realizeDialogue(plan, {
-      realizer,
-      llm: ctx.llm,
-      config: ctx.config.synth,
-      seed: ctx.seed,
-      stage: 'synth',
-      signal: ctx.signal,
-    });
+    const stats: RealizeStats = { chunks: 0, regenerations: 0, judgeCalls: 0 };
+    try {
+      return await realizeDialogue(
+        plan,
+        {
+          realizer,
+          llm: ctx.llm,
+          config: ctx.config.synth,
+          seed: ctx.seed,
+          stage: 'synth',
+          signal: ctx.signal,
+        },
+        stats,
+      );
+    } finally {
+      // Counted on the model path (offline text never regenerates and is never unsure).
+      if (!offline) countStats(ctx.count, stats);
+    }
   },
 };
+
+/** The realization's counts, summed over users into the stage's notes in manifest.json. */
+function countStats(count: ((name: string, n: number) => void) | undefined, stats: RealizeStats): void {
+  if (count === undefined) return;
+  const perChunk = stats.regenerationsPerChunk ?? [];
+  count(
+    'chunks',
+    perChunk.reduce((a, b) => a + b, 0),
+  );
+  count('realizerCalls', stats.chunks);
+  count('regenerations', stats.regenerations);
+  perChunk.forEach((n, regenerations) => {
+    if (n > 0) count(`chunksRegenerated${regenerations}x`, n);
+  });
+  count('judgeCalls', stats.judgeCalls);
+  const meaning = stats.meaning;
+  if (meaning === undefined) return;
+  count('meaningUnsure', meaning.unsure);
+  count('meaningContradicts', meaning.contradicts);
+  count('meaningUndecided', meaning.undecided);
+  count('judgeSaysYes', meaning.judged.yes);
+  count('judgeSaysNo', meaning.judged.no);
+  count('judgeSaysOpposite', meaning.judged.opposite);
+}

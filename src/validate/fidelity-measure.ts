@@ -11,7 +11,7 @@ import { personalityTargetProblems } from './rules/personality-evidence.js';
 import { photoDescriptionProblems } from './rules/photo-description.js';
 import { keywordCoverage } from './rules/slot-expressed.js';
 import { visualQuestionProblems } from './rules/visual-distractors.js';
-import { slotMeaningProblems } from './slot-meaning.js';
+import { slotMeaningProblems, slotMeaningReadings } from './slot-meaning.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
 const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preferences:', 'goals:'];
@@ -42,6 +42,8 @@ export function emptyFidelityCounts() {
     driftErrors: 0,
     prefSlots: 0,
     prefErrors: 0,
+    meaningReadings: 0,
+    meaningUnsure: 0,
     answerable: 0,
     unanswerable: 0,
     goldAsked: 0,
@@ -112,6 +114,10 @@ export function measureUserFidelity(
     if (slot.kind !== 'drift' && slot.kind !== 'preference') continue;
     const turn = index.turnBySlot.get(slot.id)?.turn;
     const bad = turn === undefined || slotMeaningProblems(index, slot, turn).length > 0;
+    for (const reading of turn === undefined ? [] : slotMeaningReadings(index, slot, turn)) {
+      n.meaningReadings++;
+      if (reading.verdict === 'unsure' && !reading.missing) n.meaningUnsure++;
+    }
     meaningBySlot.set(slot.id, bad);
     if (slot.kind === 'drift') {
       n.driftSlots++;

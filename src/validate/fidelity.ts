@@ -95,6 +95,12 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         n.prefSlots,
         0,
       ),
+      meaning_unsure: defect(
+        'preference and drift readings the meaning reader could not decide (counted, never passed; online a judge decides them at check-on-write)',
+        n.meaningUnsure,
+        n.meaningReadings,
+        20,
+      ),
       unanswerable_qa: defect(
         'answerable questions whose evidence turns are missing, late or do not say it',
         n.unanswerable,

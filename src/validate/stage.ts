@@ -7,6 +7,7 @@ import { PersonaTreeConfig } from '../schemas/memory-config.js';
 import { type PlanConfig, resolvePlanSettings } from '../schemas/plan-config.js';
 import { ValidateConfig } from '../schemas/validate-config.js';
 import { writeJson } from '../util/fs.js';
+import { defect } from './fidelity-figures.js';
 import { RUN_FILES } from './run-lines.js';
 import { validateRun } from './validate-run.js';
 
@@ -67,6 +68,26 @@ export const validateStage: ReduceStage = {
       onProgress: (done) => ctx.progress(done, 0),
       signal: ctx.signal,
     });
+    // What a judge decided about the reader's unsure and contradicting readings when the synth
+    // stage wrote the text (its counts, on the model path only).
+    const synth = (await ctx.notesOf?.('synth')) as Record<string, number> | null | undefined;
+    if (synth?.judgeSaysYes !== undefined && report.fidelity !== undefined) {
+      const yes = synth.judgeSaysYes ?? 0;
+      const no = synth.judgeSaysNo ?? 0;
+      const opposite = synth.judgeSaysOpposite ?? 0;
+      report.fidelity.meaning_judged_wrong = defect(
+        'readings a judge was asked about at check-on-write that did not say the plan (it says the opposite, or does not say it): each regenerated',
+        no + opposite,
+        yes + no + opposite,
+        100,
+      );
+      report.fidelity.meaning_judged_opposite = defect(
+        'readings a judge found to say the opposite of the plan at check-on-write (planted or real contradictions, regenerated)',
+        opposite,
+        yes + no + opposite,
+        100,
+      );
+    }
     await writeJson(join(ctx.runDir, 'validation.json'), report);
     return {
       in: report.totals.users + skipped,

@@ -64,8 +64,10 @@ describe('LLM realizer', () => {
     expect(error.reason).toBe('slots_not_expressed');
     expect(error.message).toMatch(/after 3 attempts/);
     const realizerCalls = llm.calls.filter((c) => c.role === 'realizer');
-    // Three tries of the first chunk with a slot; the retries name what was missed.
-    const retries = realizerCalls.filter((c) => c.messages[1]!.content.includes('PREVIOUS ATTEMPT MISSED'));
+    // Three tries of the first chunk with a slot; the retries name the round and what was missed.
+    const retries = realizerCalls.filter((c) =>
+      c.messages[1]!.content.includes('THE PREVIOUS ATTEMPT GOT THESE WRONG'),
+    );
     expect(retries).toHaveLength(2);
   });
 
@@ -116,6 +118,7 @@ describe('LLM realizer output alignment', () => {
   it('accepts rounds renumbered by the model when the count matches', async () => {
     const base = chunkResponder('keywords');
     const llm = createStubLlm((role, messages) => {
+      if (role !== 'realizer') return base(role, messages);
       const answer = JSON.parse(base(role, messages)) as { turns: Array<{ round: number }> };
       return JSON.stringify({ turns: answer.turns.map((turn, i) => ({ ...turn, round: i + 1 })) });
     });
@@ -129,6 +132,7 @@ describe('LLM realizer output alignment', () => {
     let calls = 0;
     const base = chunkResponder('keywords');
     const llm = createStubLlm((role, messages) => {
+      if (role !== 'realizer') return base(role, messages);
       calls++;
       const answer = JSON.parse(base(role, messages)) as { turns: unknown[] };
       return JSON.stringify({ turns: calls === 1 ? answer.turns.slice(1) : answer.turns });

@@ -100,6 +100,11 @@ export function chunkResponder(
   filler = 'we chatted about the week',
 ): (role: string, messages: ChatMessage[]) => string {
   return (role, messages) => {
+    if (role === 'judge' && messages[0]!.content.includes('meaning-entailment')) {
+      // The entailment judge: a faithful model's turn says what was asked.
+      const ids = [...messages[1]!.content.matchAll(/^QUESTION (\S+) /gm)].map((m) => m[1]!);
+      return JSON.stringify({ answers: ids.map((id) => ({ id, says: 'yes', quote: 'stub judge agrees' })) });
+    }
     if (role === 'judge') return JSON.stringify({ expressed: true, reason: 'stub judge agrees' });
     const rounds = parseChunkPrompt(messages);
     return JSON.stringify({

@@ -195,13 +195,16 @@ export const DEFECTS: Defect[] = [
       ),
   },
   {
-    name: 'the condition of a conditional drift dropped',
+    // A condition the text leaves out is not a contradiction (the reader cannot tell it from
+    // one said in other words): it is counted as unsure in fidelity.meaning_unsure. One the
+    // text excludes is.
+    name: 'the condition of a conditional drift excluded',
     check: 'drift_meaning',
     apply: (b) =>
       plantDrift(
         b,
         { type: 'add', to: ['iced coffee', 'like'] },
-        'Lately I have gotten into iced coffee, because a friend introduced me to it.',
+        'Lately I have gotten into iced coffee, because a friend introduced me to it, except when I am travelling for work.',
         'when I am travelling for work',
       ),
   },

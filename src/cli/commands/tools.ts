@@ -289,6 +289,17 @@ export function registerToolCommands(program: Command): void {
       'answer the questions of this eval set: the gold answer for --oracle-rate of them, a wrong one otherwise',
     )
     .option('--oracle-rate <p>', 'share of questions the oracle answers right (default 0.7)', parseNumber)
+    .option(
+      '--dialect <name>',
+      "how user turns are written: free (like a chat model) or plain (the plan's words)",
+      'free',
+    )
+    .option(
+      '--contradictions <rate>',
+      'share of free-written facts that contradict the plan (default 0)',
+      parseNumber,
+      0,
+    )
     .action(
       async (flags: {
         port: number;
@@ -299,6 +310,8 @@ export function registerToolCommands(program: Command): void {
         faultRate?: number;
         oracle?: string;
         oracleRate?: number;
+        dialect: string;
+        contradictions: number;
       }) => {
         const { runFakeLlmCli } = await import('../../dev/fake-llm/index.js');
         const faultRate = flags.faultRate ?? flags.faults;
@@ -310,6 +323,8 @@ export function registerToolCommands(program: Command): void {
           faultRate,
           ...(flags.oracle === undefined ? {} : { oracle: flags.oracle }),
           ...(flags.oracleRate === undefined ? {} : { oracleRate: flags.oracleRate }),
+          dialect: flags.dialect,
+          contradictionRate: flags.contradictions,
         });
         await new Promise<void>((resolve) => {
           const stop = () => resolve();

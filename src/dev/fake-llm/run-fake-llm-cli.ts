@@ -1,3 +1,4 @@
+import { InputError } from '../../errors/index.js';
 import { createEvalOracle } from './responders/eval-oracle.js';
 import { type FakeLlmServer, startFakeLlmServer } from './server.js';
 
@@ -14,6 +15,10 @@ export interface RunFakeLlmCliOptions {
   oracle?: string;
   /** Share of the oracle's questions answered right. @default 0.7 */
   oracleRate?: number;
+  /** How user turns are written: `free` (like a chat model) or `plain`. @default 'free' */
+  dialect?: string;
+  /** Share of free-written facts planted as contradictions. @default 0 */
+  contradictionRate?: number;
   /** Where the ready line goes. @default console.log */
   log?: (line: string) => void;
 }
@@ -26,6 +31,14 @@ export interface RunFakeLlmCliOptions {
  * @example const server = await runFakeLlmCli({ port: 8000 });
  */
 export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise<FakeLlmServer> {
+  const dialect = options.dialect ?? 'free';
+  if (dialect !== 'free' && dialect !== 'plain')
+    throw new InputError('dev fake-llm', `"free" or "plain" (got "${dialect}")`, { field: '--dialect' });
+  const contradictionRate = options.contradictionRate ?? 0;
+  if (!(contradictionRate >= 0 && contradictionRate <= 1))
+    throw new InputError('dev fake-llm', `a share from 0 to 1 (got ${contradictionRate})`, {
+      field: '--contradictions',
+    });
   const respond =
     options.oracle === undefined
       ? undefined
@@ -38,6 +51,7 @@ export async function runFakeLlmCli(options: RunFakeLlmCliOptions = {}): Promise
       .split(',')
       .map((name) => name.trim())
       .filter((name) => name !== ''),
+    dialect: { name: dialect, contradictionRate },
     ...(options.faultRate === undefined ? {} : { faults: { rate: options.faultRate, retryAfterSeconds: 1 } }),
   });
   const log = options.log ?? console.log;

@@ -17,6 +17,18 @@ export interface FakeChatRequest {
   /** 0-based arrival number of this request. */
   index: number;
   body: Record<string, unknown>;
+  /** How the fake model writes user turns (the server's `dialect` option). */
+  dialect?: FakeDialect;
+}
+
+/**
+ * How the fake realizer writes: `plain` states each fact in the plan's words; `free` writes like
+ * a chat model, from its own phrase banks (responders/free-writing.ts), and plants genuine
+ * contradictions at `contradictionRate`.
+ */
+export interface FakeDialect {
+  name: 'plain' | 'free';
+  contradictionRate: number;
 }
 
 export interface FakeLlmServerOptions {
@@ -39,6 +51,8 @@ export interface FakeLlmServerOptions {
   models?: string[];
   /** Dimension of `/v1/embeddings` vectors (the offline hashed embedding). @default 384 */
   embeddingDimensions?: number;
+  /** How user turns are written. @default { name: 'plain', contradictionRate: 0 } */
+  dialect?: FakeDialect;
 }
 
 export interface FakeLlmStats {
@@ -220,6 +234,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       schema,
       index: stats.chatRequests - 1,
       body,
+      ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     };
     let content: string;
     if (fault === 'schema-invalid') {

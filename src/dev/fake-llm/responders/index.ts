@@ -1,6 +1,7 @@
 import type { JudgeKind } from '../../../reward/judge-kinds.js';
 import type { FakeChatRequest } from '../server.js';
 import { conceptAnswer } from './concepts.js';
+import { entailmentAnswer } from './entailment.js';
 import { rewardJudgeAnswer, sessionAnswer, slotAnswer } from './judges.js';
 import { enrichmentAnswer, teacherAnswer } from './memory.js';
 import { realizerAnswer } from './realizer.js';
@@ -13,6 +14,7 @@ const BY_SCHEMA: Record<string, Responder> = {
   dialogue_chunk: realizerAnswer,
   concept_sessions: conceptAnswer,
   slot_expressed: slotAnswer,
+  meaning_entailment: entailmentAnswer,
   session_judgement: sessionAnswer,
   persona_enrichment: enrichmentAnswer,
   semantic_write: (r) => teacherAnswer('semantic_write', r),
@@ -32,6 +34,7 @@ const BY_SYSTEM_PROMPT: Array<[RegExp, string]> = [
   [/realistic chat logs between a user and their long-term personal assistant/, 'dialogue_chunk'],
   [/realistic multimodal conversations about a user's personal concepts/, 'concept_sessions'],
   [/Answer whether the user message clearly states the given fact/, 'slot_expressed'],
+  [/meaning-entailment\//, 'meaning_entailment'],
   [/You review synthetic conversations/, 'session_judgement'],
   [/You flesh out simulated users/, 'persona_enrichment'],
   [/decide whether it states lasting personal information/, 'semantic_write'],

@@ -1,5 +1,6 @@
 import { JUDGE_KINDS, type JudgeKind } from '../../../reward/judge-kinds.js';
 import type { FakeChatRequest } from '../server.js';
+import { statementItems } from './free-writing.js';
 import { coverage, promptContent } from './text.js';
 
 /** `slot_expressed`: the fact counts as stated when its keywords, or most of its words, are there. */
@@ -38,8 +39,16 @@ export function sessionAnswer(request: FakeChatRequest): unknown {
     .filter((t) => t.speaker === 'user')
     .map((t) => t.text)
     .join(' ');
+  // A preference or drift said in other words (the free-writing dialect) names its items.
+  const lower = userText.toLowerCase();
+  const named = (fact: string) => {
+    const items = statementItems(fact);
+    return items.length > 0 && items.every((item) => lower.includes(item.toLowerCase()));
+  };
   const expressed =
-    facts.length === 0 ? 1 : facts.filter((f) => coverage(f, userText) >= 0.5).length / facts.length;
+    facts.length === 0
+      ? 1
+      : facts.filter((f) => coverage(f, userText) >= 0.5 || named(f)).length / facts.length;
   let problems = 0;
   const seen = new Set<string>();
   turns.forEach((turn, i) => {

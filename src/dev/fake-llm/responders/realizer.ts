@@ -1,6 +1,8 @@
 import { sentence } from '../../../synth/grammar.js';
 import { firstPerson, withKeywords } from '../../../synth/offline/text.js';
-import type { FakeChatRequest } from '../server.js';
+import type { FakeChatRequest, FakeDialect } from '../server.js';
+import { freeWrite } from './free-writing.js';
+import { plant } from './planted.js';
 import { pick, promptContent } from './text.js';
 
 /** One round of the realizer prompt's "WRITE THESE ROUNDS" list. */
@@ -164,15 +166,33 @@ export function inOwnVoice(statement: string, name: string): string {
   );
 }
 
+/** A number in [0, 1) fixed by the key. */
+const chance = (...key: string[]) =>
+  pick(
+    Array.from({ length: 1000 }, (_, i) => i / 1000),
+    ...key,
+  );
+
 function userTurn(
   round: PromptRound,
   topic: string,
   traits: Record<string, number>,
   name: string,
   key: string,
+  dialect: FakeDialect | undefined,
+  planted: string[],
 ): string {
   const parts: string[] = [];
   for (const fact of round.facts) {
+    if (dialect?.name === 'free') {
+      const contradict = chance(key, fact.statement, 'contradict') < dialect.contradictionRate;
+      const free = freeWrite(fact.statement, name, fact.keywords, key, contradict);
+      if (free !== null) {
+        parts.push(free.text);
+        if (free.planted !== null) planted.push(free.planted);
+        continue;
+      }
+    }
     const opener = pick(OPENERS, key, fact.statement, 'opener');
     const voiced = varyFrame(inOwnVoice(fact.statement, name), key);
     parts.push(sentence(`${opener}${withKeywords(voiced, fact.keywords)}`));
@@ -315,9 +335,12 @@ export function realizerAnswer(request: FakeChatRequest): unknown {
         topics[Math.min(topics.length - 1, Math.floor((i * topics.length) / Math.max(1, rounds.length)))] ??
         'your plans';
       const key = `${seed}\u0000${round.round}\u0000${prompt.length}`;
+      const planted: string[] = [];
+      const user = userTurn(round, topic, traits, name, key, request.dialect, planted);
+      for (const item of planted) plant(user, item);
       return {
         round: round.round,
-        user: userTurn(round, topic, traits, name, key),
+        user,
         assistant: assistantTurn(round, topic, key),
       };
     }),
