@@ -133,12 +133,16 @@ export async function replayMemory(
     // Gold targets drive the memory state, so teacher calls never block the walk: they run
     // concurrently (the llm layer bounds concurrency) and are awaited before the record is returned.
     if (teacher !== null && (config.teacherTasks as string[]).includes(task)) {
-      teacherCalls.push(
-        askTeacher(teacher, task, input, task === 'tree_ops' ? gold.text : gold.value).then((target) => {
+      const call = askTeacher(teacher, task, input, task === 'tree_ops' ? gold.text : gold.value).then(
+        (target) => {
           record.teacher = target;
           if (target === null) teacherFailures.push(task);
-        }),
+        },
       );
+      // A call that rejects (a budget stop, an outage) while the walk awaits something else must not
+      // become an unhandled rejection that kills the process: it is rethrown by the Promise.all below.
+      call.catch(() => {});
+      teacherCalls.push(call);
     }
   };
   const answerUntil = async (time: number): Promise<void> => {
