@@ -23,6 +23,7 @@ import {
 
 export { stageOutputs };
 
+import { reopenMapStage, retryableQuarantined } from './reopen.js';
 import { runMapStage } from './run-map-stage.js';
 
 import {
@@ -133,6 +134,8 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
   const outputs: Record<string, string> = {};
   const summaries: StageSummary[] = [];
   let failure: { message: string; error: unknown } | null = null;
+  // Set once a stage that ran wrote other outputs than its last finished run: later stages run.
+  let upstreamChanged = false;
 
   for (const name of config.stages) {
     const entry = options.stages[name];
@@ -180,13 +183,19 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     const marker = await readMarker(runDir, name);
     // Skipped only when the outputs are still the files the marker recorded (a truncated,
     // edited or deleted output makes the stage run again).
-    if (
+    const finished =
       marker !== null &&
       marker.fingerprint === fingerprint &&
       options.force?.includes(name) !== true &&
       marker.files !== undefined &&
-      (await outputsMatch(runDir, stageOutputs(stage), marker.files))
-    ) {
+      (await outputsMatch(runDir, stageOutputs(stage), marker.files));
+    // A finished stage is re-opened when it holds users quarantined for a reason that may have
+    // passed, or a stage before it changed its output (users came back): those users only run.
+    const retry = stage.kind === 'map' && finished ? await retryableQuarantined(runDir, name) : [];
+    if (finished && stage.kind === 'map' && (retry.length > 0 || upstreamChanged)) {
+      // (stage-start then counts everyone else as resumed.)
+      await reopenMapStage(runDir, stage, fingerprint);
+    } else if (finished && !upstreamChanged) {
       reporter({ type: 'stage-skip', stage: name, reason: 'already complete for this configuration' });
       summaries.push({
         ...base,
@@ -305,6 +314,9 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
         const error = new EmptyResultError(name, result.in, topReasons(quarantine, 3));
         failure = { message: error.message, error };
       } else {
+        const files = await outputDigests(runDir, stageOutputs(stage));
+        if (marker === null || stableStringify(marker.files ?? {}) !== stableStringify(files))
+          upstreamChanged = true;
         await writeMarker(runDir, {
           stage: name,
           fingerprint,
@@ -314,7 +326,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
           offline,
           ...(result.notes === undefined ? {} : { notes: result.notes }),
           version: await packageVersion(),
-          files: await outputDigests(runDir, stageOutputs(stage)),
+          files,
         });
         summaries.push({ ...done, status: 'done' });
       }
