@@ -11,6 +11,7 @@ import { hashValue, stableStringify } from '../util/hash.js';
 import { createRng } from '../util/rng.js';
 import { acquireRunLock } from './lock.js';
 import { outputDigests, outputsMatch, packageVersion } from './manifest.js';
+import { checkOutDir } from './out-dir.js';
 import type { RunReporter } from './progress.js';
 import {
   removeStrayTempFiles,
@@ -64,6 +65,8 @@ export interface RunPipelineOptions {
   concurrency?: number;
   /** Worker threads for offline CPU-bound map stages (1 = this thread only). @default the core count */
   workers?: number;
+  /** Write into a non-empty folder that is not a persona-forge run (`--force`). @default false */
+  adopt?: boolean;
 }
 
 export interface StageSummary {
@@ -99,6 +102,13 @@ export interface RunSummary {
  */
 export async function runPipeline(options: RunPipelineOptions): Promise<RunSummary> {
   const runDir = resolve(options.outDir);
+  await checkOutDir(runDir, {
+    adopt: options.adopt === true,
+    writes: options.config.stages.flatMap((name) => {
+      const entry = options.stages[name];
+      return entry === undefined ? [] : stageOutputs(entry.stage);
+    }),
+  });
   const release = await acquireRunLock(runDir, `run ${options.configFile}`);
   try {
     return await runPipelineLocked(options, runDir);
@@ -118,7 +128,13 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
   const startedAt = new Date(now()).toISOString();
   const started = now();
   await mkdir(stateDir(runDir), { recursive: true });
-  await removeStrayTempFiles(runDir);
+  await removeStrayTempFiles(
+    runDir,
+    config.stages.flatMap((name) => {
+      const entry = options.stages[name];
+      return entry === undefined ? [] : stageOutputs(entry.stage);
+    }),
+  );
 
   const names = config.stages.filter((name) => options.only === undefined || options.only.includes(name));
   reporter({

@@ -19,6 +19,7 @@ interface RunFlags {
   llmApiKeyEnv?: string;
   budgetUsd?: number;
   workers?: number;
+  force?: boolean;
   quiet?: boolean;
   json?: boolean;
 }
@@ -51,6 +52,7 @@ function runOptions(flags: RunFlags) {
     ...(llm === undefined ? {} : { llm }),
     ...(flags.budgetUsd === undefined ? {} : { budgetUsd: flags.budgetUsd }),
     ...(flags.workers === undefined ? {} : { workers: flags.workers }),
+    ...(flags.force === true ? { adopt: true } : {}),
   };
 }
 
@@ -96,7 +98,8 @@ export function registerDataCommands(program: Command): void {
         'process only shard i of n (users split deterministically); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX',
         parseShard,
       )
-      .option('--shards <n>', 'with --shard auto: the number of shards', (v) => Math.trunc(parseNumber(v))),
+      .option('--shards <n>', 'with --shard auto: the number of shards', (v) => Math.trunc(parseNumber(v)))
+      .option('--force', 'write into a non-empty --out that is not a persona-forge run'),
   ).action(async (file: string, flags: RunFlags) => {
     printWhere(await (await pipeline()).runPipelineFile(file, runOptions(flags)), flags);
   });
@@ -105,7 +108,8 @@ export function registerDataCommands(program: Command): void {
     program
       .command('plan <pipeline>')
       .description('sample personas and write plan/plan.jsonl')
-      .requiredOption('--out <dir>', 'run directory'),
+      .requiredOption('--out <dir>', 'run directory')
+      .option('--force', 'write into a non-empty --out that is not a persona-forge run'),
   ).action(async (file: string, flags: RunFlags) => {
     printWhere(
       await (await pipeline()).runPipelineFile(file, { ...runOptions(flags), only: ['plan'] }),
@@ -147,16 +151,20 @@ export function registerDataCommands(program: Command): void {
     .command('merge <dirs...>')
     .description('combine --shard run directories, then run the whole-corpus stages')
     .requiredOption('--out <dir>', 'merged run directory')
+    .option('--force', 'write into a non-empty --out that is not a persona-forge run')
     .option('--quiet', 'no progress output')
     .option('--json', 'machine-readable progress events')
-    .action(async (dirs: string[], flags: { out: string; quiet?: boolean; json?: boolean }) => {
-      printWhere(
-        await (await pipeline()).mergeAndFinish(dirs, flags.out, {
-          reporter: createReporter(outputMode(flags)),
-        }),
-        flags,
-      );
-    });
+    .action(
+      async (dirs: string[], flags: { out: string; force?: boolean; quiet?: boolean; json?: boolean }) => {
+        printWhere(
+          await (await pipeline()).mergeAndFinish(dirs, flags.out, {
+            reporter: createReporter(outputMode(flags)),
+            ...(flags.force === true ? { adopt: true } : {}),
+          }),
+          flags,
+        );
+      },
+    );
 
   const inspect = program.command('inspect').description('look inside a run directory');
   inspect
