@@ -170,3 +170,37 @@ describe('the run lock', () => {
     await expect(readFile(join(out, '.pf-lock'))).rejects.toThrow();
   }, 120_000);
 });
+
+describe('merge checks shard files against their recorded sha256', () => {
+  it('an edited or truncated shard file is MERGE_INVALID naming it; restored, the merge equals one run', async () => {
+    const s0 = join(work, 'm-s0');
+    const s1 = join(work, 'm-s1');
+    expect((await runCli(work, ['run', small, '--out', s0, '--shard', '0/2', '--quiet'])).code).toBe(0);
+    expect((await runCli(work, ['run', small, '--out', s1, '--shard', '1/2', '--quiet'])).code).toBe(0);
+    const dialogues = join(s1, 'dialogues/dialogues.jsonl');
+    const plan = join(s0, 'plan/plan.jsonl');
+    const original = { dialogues: await readFile(dialogues, 'utf8'), plan: await readFile(plan, 'utf8') };
+    // An edit that keeps every line valid JSON of the right shape.
+    const edited = original.dialogues.replace(
+      /"text":"([A-Za-z])/,
+      (_, c: string) => `"text":"${c === 'I' ? 'X' : 'I'}`,
+    );
+    expect(edited).not.toBe(original.dialogues);
+    await writeFile(dialogues, edited);
+    const tampered = await runCli(work, ['merge', s0, s1, '--out', join(work, 'm-tampered')]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toMatch(
+      /MERGE_INVALID.*m-s1\/dialogues\/dialogues\.jsonl does not match the sha256/,
+    );
+    await writeFile(dialogues, original.dialogues);
+    const lines = original.plan.trimEnd().split('\n');
+    await writeFile(plan, `${lines.slice(0, -1).join('\n')}\n`);
+    const truncated = await runCli(work, ['merge', s0, s1, '--out', join(work, 'm-truncated')]);
+    expect(truncated.code).toBe(1);
+    expect(truncated.stderr).toMatch(/MERGE_INVALID.*m-s0\/plan\/plan\.jsonl does not match the sha256/);
+    await writeFile(plan, original.plan);
+    const merged = join(work, 'm-merged');
+    expect((await runCli(work, ['merge', s0, s1, '--out', merged, '--quiet'])).code).toBe(0);
+    expect(await data(merged)).toEqual(await data(reference));
+  }, 180_000);
+});
