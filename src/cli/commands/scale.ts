@@ -93,9 +93,8 @@ export function registerScaleCommands(program: Command): void {
         console.log(`submitted merge job ${result.mergeJobId} (afterok:${result.arrayJobId})`);
         console.log(`job ids in ${result.jobsFile}; follow with: persona-forge status ${flags.out}`);
       } else {
-        console.log(
-          `submit with: id=$(sbatch --parsable ${result.runScript}) && sbatch --dependency=afterok:$id ${result.mergeScript}`,
-        );
+        const { submitHint } = await import('../../scale/slurm/scripts.js');
+        console.log(`submit with: ${submitHint(result.runScript, result.mergeScript)}`);
       }
     });
   slurm
