@@ -74,10 +74,7 @@ export async function writeManifest(
     config: options.config,
     files: await hashOutputs(runDir, [
       'quarantine.jsonl',
-      ...options.config.stages.flatMap((name) => {
-        const entry = options.stages[name];
-        return entry === undefined ? [] : stageOutputs(entry.stage);
-      }),
+      ...declaredOutputs(options.config.stages, options.stages),
     ]),
   });
 }
@@ -129,6 +126,14 @@ export async function removeStrayTempFiles(runDir: string, paths: string[]): Pro
     await walk(full);
   }
   await walk(stateDir(runDir));
+}
+
+/** Every path the named stages write, relative to the run directory (what a run owns). */
+export function declaredOutputs(names: string[], stages: RunPipelineOptions['stages']): string[] {
+  return names.flatMap((name) => {
+    const entry = stages[name];
+    return entry === undefined ? [] : stageOutputs(entry.stage);
+  });
 }
 
 /** Every path a stage writes, relative to the run directory. */

@@ -14,6 +14,7 @@ import { outputDigests, outputsMatch, packageVersion } from './manifest.js';
 import { checkOutDir } from './out-dir.js';
 import type { RunReporter } from './progress.js';
 import {
+  declaredOutputs,
   removeStrayTempFiles,
   resetJournalIfStale,
   stageOutputs,
@@ -26,6 +27,7 @@ export { stageOutputs };
 
 import { reopenMapStage, retryableQuarantined } from './reopen.js';
 import { runMapStage } from './run-map-stage.js';
+import { runStatus, topReasons } from './run-status.js';
 
 import {
   clearMarker,
@@ -104,10 +106,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
   const runDir = resolve(options.outDir);
   await checkOutDir(runDir, {
     adopt: options.adopt === true,
-    writes: options.config.stages.flatMap((name) => {
-      const entry = options.stages[name];
-      return entry === undefined ? [] : stageOutputs(entry.stage);
-    }),
+    writes: declaredOutputs(options.config.stages, options.stages),
   });
   const release = await acquireRunLock(runDir, `run ${options.configFile}`);
   try {
@@ -128,13 +127,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
   const startedAt = new Date(now()).toISOString();
   const started = now();
   await mkdir(stateDir(runDir), { recursive: true });
-  await removeStrayTempFiles(
-    runDir,
-    config.stages.flatMap((name) => {
-      const entry = options.stages[name];
-      return entry === undefined ? [] : stageOutputs(entry.stage);
-    }),
-  );
+  await removeStrayTempFiles(runDir, declaredOutputs(config.stages, options.stages));
 
   const names = config.stages.filter((name) => options.only === undefined || options.only.includes(name));
   reporter({
@@ -397,25 +390,4 @@ function stageUnits(stage: Stage): { in: string; out: string } {
   return stage.kind === 'reduce'
     ? (stage.units ?? { in: 'users', out: 'users' })
     : { in: 'users', out: 'users' };
-}
-
-/** The most common quarantine reasons (with the user id taken out, so they group). */
-function topReasons(records: QuarantineRecord[], n: number): Array<{ reason: string; count: number }> {
-  const counts = new Map<string, number>();
-  for (const record of records) {
-    const reason = record.reason.replace(/^user "[^"]*": /, '');
-    counts.set(reason, (counts.get(reason) ?? 0) + 1);
-  }
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, n)
-    .map(([reason, count]) => ({ reason, count }));
-}
-
-/** `complete`, `empty`, `stopped: budget`, `stopped` or `failed`. */
-function runStatus(summary: RunSummary, error?: unknown): string {
-  if (summary.ok) return 'complete';
-  if (summary.stages.some((s) => s.status === 'empty')) return 'empty';
-  if (error instanceof BudgetExceededError) return 'stopped: budget';
-  return summary.stages.some((s) => s.status === 'stopped') ? 'stopped' : 'failed';
 }
