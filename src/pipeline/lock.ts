@@ -27,14 +27,14 @@ function leaseMs(): number {
 const LOCK_FILE = '.pf-lock';
 /** Locks this process holds, with a count (a merge runs the pipeline inside its own lock). */
 const held = new Map<string, number>();
-/** The heartbeat timer of each held lock. */
-const beats = new Map<string, NodeJS.Timeout>();
+/** The heartbeat timer of each held lock, and the renewal in flight (release waits for it). */
+const beats = new Map<string, { timer: NodeJS.Timeout; renewing: Promise<void> }>();
 
 /** Removes every lock this process holds, synchronously (for exit and signal handlers). */
 function releaseAllSync(): void {
   for (const file of held.keys()) rmSync(file, { force: true });
   held.clear();
-  for (const timer of beats.values()) clearInterval(timer);
+  for (const beat of beats.values()) clearInterval(beat.timer);
   beats.clear();
 }
 
@@ -112,8 +112,13 @@ export async function acquireRunLock(runDir: string, command: string): Promise<(
       return;
     }
     held.delete(file);
-    clearInterval(beats.get(file));
+    const beat = beats.get(file);
     beats.delete(file);
+    if (beat !== undefined) {
+      clearInterval(beat.timer);
+      // A renewal that already started must land before the lock goes, or it would bring it back.
+      await beat.renewing;
+    }
     await rm(file, { force: true });
   };
   if (count > 0) {
@@ -139,9 +144,14 @@ export async function acquireRunLock(runDir: string, command: string): Promise<(
         await handle.close();
       }
       held.set(file, 1);
-      const timer = setInterval(() => void heartbeat(file, me), leaseMs() / 4);
-      timer.unref();
-      beats.set(file, timer);
+      const beat = {
+        timer: setInterval(() => {
+          beat.renewing = beat.renewing.then(() => heartbeat(file, me));
+        }, leaseMs() / 4),
+        renewing: Promise.resolve(),
+      };
+      beat.timer.unref();
+      beats.set(file, beat);
       return release;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
