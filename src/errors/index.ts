@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'RUN_LOCKED'
   | 'DISK_FULL'
   | 'MERGE_INVALID'
+  | 'OUT_DIR_NOT_A_RUN'
   | 'EVAL_FAILED'
   | 'NOT_FOUND';
 

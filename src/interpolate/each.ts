@@ -40,7 +40,7 @@ export function interpolateEachConversation(options: EachConversationOptions): {
   const document = options.host.map((record, c) => {
     const user = c % options.users.length;
     const insert = options.users[user]!;
-    const numbers = locomoSessionNumbers(record as Json);
+    const numbers = locomoSessionNumbers(record as Json, `locomo host conversation ${c}`);
     const last = numbers[numbers.length - 1] ?? 0;
     const fits: Array<{ position: number; result: ReturnType<typeof interpolateLocomoRecord> }> = [];
     const candidates =

@@ -13,8 +13,17 @@ const DATE_KEY = /^session_(\d+)_date_time$/;
 const DIA = /D(\d+):(\d+)/g;
 
 /** Number of host sessions with content (`session_<n>` arrays) in a LoCoMo record. */
-export function locomoSessionNumbers(record: Json): number[] {
-  const conversation = record.conversation as Json;
+export function locomoSessionNumbers(record: Json, where = 'locomo host'): number[] {
+  const conversation = (record as Json | null)?.conversation as Json | undefined;
+  if (
+    record === null ||
+    typeof record !== 'object' ||
+    conversation === null ||
+    typeof conversation !== 'object'
+  )
+    throw new InputError(where, 'record has no "conversation" object', {
+      hint: 'a LoCoMo host is a list of {sample_id, conversation: {speaker_a, speaker_b, session_1, session_1_date_time, …}, qa} records (like locomo10.json)',
+    });
   return Object.keys(conversation)
     .map((key) => SESSION_KEY.exec(key))
     .filter((match) => match !== null && Array.isArray(conversation[match[0]]))

@@ -111,6 +111,9 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
       }
       try {
         const completion = await endpoint.run(promptEstimate, (client) => {
+          // Sent again after throttling: one reservation per call, never two.
+          if (hold !== undefined) ledger.release(hold);
+          hold = undefined;
           hold = ledger.reserve(worstCase);
           return client.chat.completions.create(
             body,

@@ -241,6 +241,9 @@ export function createLlmClient(config: LlmConfig, options: CreateLlmClientOptio
       let problem: string;
       try {
         response = await endpoint.run(promptEstimate, (client) => {
+          // Sent again after throttling: one reservation per call, never two.
+          ledger.release(hold);
+          hold = 0;
           hold = ledger.reserve(worstCase);
           return client.embeddings.create({ model: endpoint.config.model, input, encoding_format: 'float' });
         });

@@ -130,9 +130,17 @@ export function createEndpoint(
         replica.inFlight++;
         sent.set(replica.baseUrl, (sent.get(replica.baseUrl) ?? 0) + 1);
         try {
-          const result = await slots.run(slot, () => call(replica.client));
-          concurrency.onSuccess();
-          return result;
+          for (let round = 0; ; round++) {
+            try {
+              const result = await slots.run(slot, () => call(replica.client));
+              concurrency.onSuccess();
+              return result;
+            } catch (error) {
+              const wait = throttledWait(error, round, config.maxThrottledRounds);
+              if (wait === undefined) throw error;
+              await sleep(wait);
+            }
+          }
         } finally {
           replica.inFlight--;
         }
@@ -143,3 +151,21 @@ export function createEndpoint(
     requestsByBaseUrl: () => Object.fromEntries(sent),
   };
 }
+
+/**
+ * How long to wait before sending again a call the SDK gave up on with a 429 (after its own
+ * retries), or undefined when it is not throttling (another error, a used-up quota, no rounds left).
+ */
+function throttledWait(error: unknown, round: number, rounds: number): number | undefined {
+  if (!(error instanceof OpenAI.APIError) || error.status !== 429 || round >= rounds) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'insufficient_quota') return undefined;
+  const headers = error.headers as Headers | undefined;
+  const ms = Number.parseFloat(headers?.get?.('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, 60_000);
+  const seconds = Number.parseFloat(headers?.get?.('retry-after') ?? '');
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, 60_000);
+  return Math.min(1000 * 2 ** round, 30_000);
+}
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));

@@ -1,4 +1,4 @@
-import { PersonaForgeError, RunStopError } from '../errors/index.js';
+import { LlmSchemaError, PersonaForgeError, RunStopError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
 import { SCHEMA_VERSION } from '../schemas/common.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
@@ -88,7 +88,12 @@ export async function replayMemory(
   const llm = options.llm ?? null;
   const teacher: TeacherContext | null =
     llm !== null && config.teacher && !llm.isOffline(config.teacherRole)
-      ? { llm, role: config.teacherRole, stage, treeAgreement: config.teacherTreeAgreement }
+      ? {
+          llm: callFailuresThrow(llm),
+          role: config.teacherRole,
+          stage,
+          treeAgreement: config.teacherTreeAgreement,
+        }
       : null;
   memory.setCore(plan.enriched.coreMemory);
   memory.setPersonality((plan.personality[0] as UserPlan['personality'][number]).bigFive);
@@ -133,12 +138,16 @@ export async function replayMemory(
     // Gold targets drive the memory state, so teacher calls never block the walk: they run
     // concurrently (the llm layer bounds concurrency) and are awaited before the record is returned.
     if (teacher !== null && (config.teacherTasks as string[]).includes(task)) {
-      teacherCalls.push(
-        askTeacher(teacher, task, input, task === 'tree_ops' ? gold.text : gold.value).then((target) => {
+      const call = askTeacher(teacher, task, input, task === 'tree_ops' ? gold.text : gold.value).then(
+        (target) => {
           record.teacher = target;
           if (target === null) teacherFailures.push(task);
-        }),
+        },
       );
+      // A call that rejects (a budget stop, an outage) while the walk awaits something else must not
+      // become an unhandled rejection that kills the process: it is rethrown by the Promise.all below.
+      call.catch(() => {});
+      teacherCalls.push(call);
     }
   };
   const answerUntil = async (time: number): Promise<void> => {
@@ -351,4 +360,20 @@ export function roundChunkEnds(turns: ReadonlyArray<{ speaker: string }>, rounds
   });
   if (turns.length > 0) ends.add(turns.length - 1);
   return ends;
+}
+
+/**
+ * The teacher's client: an answer that never fit the schema stays a missing target
+ * (LLM_SCHEMA_MISMATCH below), but a call that failed (throttled past its retries, an outage)
+ * fails the user with the call's own code, never read as a schema failure.
+ */
+function callFailuresThrow(llm: LlmClient): LlmClient {
+  return {
+    ...llm,
+    async safeStructured(role, request) {
+      const result = await llm.safeStructured(role, request);
+      if (!result.ok && !(result.error instanceof LlmSchemaError)) throw result.error;
+      return result;
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { type CoreMemory, EnrichedPersona, type Persona } from '../schemas/perso
 import type { PersonasConfig } from '../schemas/personas-config.js';
 import type { Rng } from '../util/rng.js';
 import { describeBigFive, drawBigFive, interactionStyleFor } from './big-five.js';
+import { stripPersonaControls } from './clean-text.js';
 import { EnrichmentAnswer, enrichmentMessages } from './enrich-prompt.js';
 
 export interface EnrichPersonaOptions {
@@ -68,8 +69,8 @@ export function offlineEnrichment(persona: Persona, bigFive: BigFive): OfflineEn
 
 function asText(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
-  const text = Array.isArray(value) ? value.map(String).join(', ') : String(value);
-  return text.trim() === '' ? undefined : text.trim();
+  const text = stripPersonaControls(Array.isArray(value) ? value.map(String).join(', ') : String(value));
+  return text === '' ? undefined : text;
 }
 
 /** Core memory from an answer: the persona's own attributes always win over the model's wording. */

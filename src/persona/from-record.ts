@@ -18,6 +18,7 @@ import {
   type Work,
   workOptionsFor,
 } from './attributes.js';
+import { cleanPersonaText } from './clean-text.js';
 import {
   findCountry,
   inferAge,
@@ -63,7 +64,15 @@ function field(options: PersonaFromRecordOptions, key: MappedKey | 'description'
       },
     );
   }
-  const value = options.record[column];
+  const where = { source: options.sourceName, line: options.line, field: column };
+  // The persona boundary: every string a record gives is one clean line (see cleanPersonaText).
+  const raw = options.record[column];
+  const value =
+    typeof raw === 'string'
+      ? cleanPersonaText(raw, where)
+      : Array.isArray(raw)
+        ? raw.map((item) => (typeof item === 'string' ? cleanPersonaText(item, where) : item))
+        : raw;
   if (value === null || value === undefined || (typeof value === 'string' && value.trim() === ''))
     return undefined;
   return value;

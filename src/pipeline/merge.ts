@@ -4,7 +4,7 @@ import { InputError, PersonaForgeError } from '../errors/index.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
 import { readJsonl } from '../util/fs.js';
 import { stableStringify } from '../util/hash.js';
-import { outputDigests, packageVersion } from './manifest.js';
+import { hashOutputs, outputDigests, packageVersion } from './manifest.js';
 import { type StageEntry, stageOutputs } from './runner.js';
 import { clearMarker, stageFingerprints, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
 
@@ -13,6 +13,8 @@ interface ShardManifest {
   pipeline: { configHash: string };
   config: PipelineConfig;
   status: string;
+  /** sha256 of every file the shard produced (posix paths relative to it). */
+  files?: Record<string, string>;
 }
 
 /**
@@ -75,6 +77,22 @@ export async function mergeShards(
       'MERGE_INVALID',
       `shards ${missing.map((i) => `${i}/${count}`).join(', ')} are missing`,
     );
+  }
+
+  // Every file a shard recorded is what it wrote: an edited, truncated or missing file would be
+  // merged as data (or lose its users, blamed on a stage), so it stops the merge naming the file.
+  for (const [i, manifest] of manifests.entries()) {
+    const dir = dirs[i] as string;
+    if (manifest.files === undefined)
+      throw fail(`${join(dir, 'manifest.json')} records no file digests`, 'run that shard again');
+    for (const [rel, sha256] of Object.entries(manifest.files)) {
+      const now = (await hashOutputs(resolve(dir), [rel]))[rel];
+      if (now === sha256) continue;
+      throw fail(
+        `${join(dir, rel)} ${now === undefined ? 'is missing' : 'does not match the sha256 its shard manifest recorded (edited, truncated or damaged)'}`,
+        'run the same command in that shard again to rebuild it (finished users are kept), then merge',
+      );
+    }
   }
 
   const config = first.config;

@@ -8,6 +8,7 @@ import { probeLlmConfig } from '../llm/probe-endpoint.js';
 import { PipelineConfig } from '../schemas/pipeline.js';
 import { acquireRunLock } from './lock.js';
 import { mergeShards } from './merge.js';
+import { checkOutDir } from './out-dir.js';
 import type { RunReporter } from './progress.js';
 import { defaultStages } from './registry.js';
 import { type RunSummary, runPipeline, type StageEntry } from './runner.js';
@@ -27,6 +28,8 @@ export interface RunFileOptions {
   only?: string[];
   /** Run these stages even if they already finished with this configuration. */
   force?: string[];
+  /** Write into a non-empty folder that is not a persona-forge run (`--force`). @default false */
+  adopt?: boolean;
   stages?: Record<string, StageEntry>;
   env?: Record<string, string | undefined>;
   /** A partial pipeline deep-merged over the file (as if it were the last `extends:` layer). */
@@ -97,6 +100,7 @@ export async function mergeAndFinish(
   options: Omit<RunFileOptions, 'outDir'> = {},
 ): Promise<RunSummary> {
   const stages = options.stages ?? defaultStages;
+  await checkOutDir(resolve(outDir), { adopt: options.adopt === true });
   const release = await acquireRunLock(resolve(outDir), 'merge');
   try {
     const config = await mergeShards(dirs, outDir, stages);
@@ -105,6 +109,8 @@ export async function mergeAndFinish(
       outDir,
       shard: null,
       stages,
+      // checked above, before the shards were copied in
+      adopt: true,
     });
   } finally {
     await release();
@@ -141,6 +147,7 @@ async function runConfig(config: PipelineConfig, file: string, options: RunFileO
     ...(options.only === undefined ? {} : { only: options.only }),
     ...(options.workers === undefined ? {} : { workers: options.workers }),
     ...(options.force === undefined ? {} : { force: options.force }),
+    ...(options.adopt === undefined ? {} : { adopt: options.adopt }),
     ...(options.reporter === undefined ? {} : { reporter: options.reporter }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

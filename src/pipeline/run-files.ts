@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTempFile, writeJson } from '../util/fs.js';
+import { isTempFile, tempPathFor, writeJson } from '../util/fs.js';
 import { gitCommit, hashOutputs, packageVersion } from './manifest.js';
 import type { RunPipelineOptions, RunSummary } from './runner.js';
 import { stateDir, writeLinesAtomic } from './stage-state.js';
@@ -74,10 +74,7 @@ export async function writeManifest(
     config: options.config,
     files: await hashOutputs(runDir, [
       'quarantine.jsonl',
-      ...options.config.stages.flatMap((name) => {
-        const entry = options.stages[name];
-        return entry === undefined ? [] : stageOutputs(entry.stage);
-      }),
+      ...declaredOutputs(options.config.stages, options.stages),
     ]),
   });
 }
@@ -104,11 +101,13 @@ export async function usersIn(inputs: string[], outputs: Record<string, string>)
 
 /**
  * Removes temporary files an interrupted write left behind (a crash between writing and
- * renaming), so a resumed run ends with exactly the files of an uninterrupted one. Nested run
- * directories under `shards/` belong to their own runs and are left alone.
+ * renaming), so a resumed run ends with exactly the files of an uninterrupted one. Only the
+ * run's own paths are swept (`paths`: its stage outputs, manifest, quarantine and state): the
+ * temporary name of each, and temporary files inside the folders among them. Nothing else in
+ * the folder is touched.
  */
-export async function removeStrayTempFiles(runDir: string): Promise<void> {
-  const walk = async (dir: string, depth: number): Promise<void> => {
+export async function removeStrayTempFiles(runDir: string, paths: string[]): Promise<void> {
+  const walk = async (dir: string): Promise<void> => {
     let entries: Array<import('node:fs').Dirent>;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -117,16 +116,24 @@ export async function removeStrayTempFiles(runDir: string): Promise<void> {
     }
     for (const entry of entries) {
       const full = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth === 0 && (entry.name === 'shards' || entry.name === 'slurm' || entry.name === 'k8s'))
-          continue;
-        await walk(full, depth + 1);
-      } else if (isTempFile(entry.name)) {
-        await rm(full, { force: true });
-      }
+      if (entry.isDirectory()) await walk(full);
+      else if (isTempFile(entry.name)) await rm(full, { force: true });
     }
   };
-  await walk(runDir, 0);
+  for (const path of new Set([...paths, 'manifest.json', 'quarantine.jsonl'])) {
+    const full = join(runDir, path);
+    await rm(tempPathFor(full), { force: true });
+    await walk(full);
+  }
+  await walk(stateDir(runDir));
+}
+
+/** Every path the named stages write, relative to the run directory (what a run owns). */
+export function declaredOutputs(names: string[], stages: RunPipelineOptions['stages']): string[] {
+  return names.flatMap((name) => {
+    const entry = stages[name];
+    return entry === undefined ? [] : stageOutputs(entry.stage);
+  });
 }
 
 /** Every path a stage writes, relative to the run directory. */

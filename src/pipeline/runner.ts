@@ -11,8 +11,10 @@ import { hashValue, stableStringify } from '../util/hash.js';
 import { createRng } from '../util/rng.js';
 import { acquireRunLock } from './lock.js';
 import { outputDigests, outputsMatch, packageVersion } from './manifest.js';
+import { checkOutDir } from './out-dir.js';
 import type { RunReporter } from './progress.js';
 import {
+  declaredOutputs,
   removeStrayTempFiles,
   resetJournalIfStale,
   stageOutputs,
@@ -23,7 +25,9 @@ import {
 
 export { stageOutputs };
 
+import { reopenMapStage, retryableQuarantined } from './reopen.js';
 import { runMapStage } from './run-map-stage.js';
+import { runStatus, topReasons } from './run-status.js';
 
 import {
   clearMarker,
@@ -63,6 +67,8 @@ export interface RunPipelineOptions {
   concurrency?: number;
   /** Worker threads for offline CPU-bound map stages (1 = this thread only). @default the core count */
   workers?: number;
+  /** Write into a non-empty folder that is not a persona-forge run (`--force`). @default false */
+  adopt?: boolean;
 }
 
 export interface StageSummary {
@@ -98,6 +104,10 @@ export interface RunSummary {
  */
 export async function runPipeline(options: RunPipelineOptions): Promise<RunSummary> {
   const runDir = resolve(options.outDir);
+  await checkOutDir(runDir, {
+    adopt: options.adopt === true,
+    writes: declaredOutputs(options.config.stages, options.stages),
+  });
   const release = await acquireRunLock(runDir, `run ${options.configFile}`);
   try {
     return await runPipelineLocked(options, runDir);
@@ -117,7 +127,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
   const startedAt = new Date(now()).toISOString();
   const started = now();
   await mkdir(stateDir(runDir), { recursive: true });
-  await removeStrayTempFiles(runDir);
+  await removeStrayTempFiles(runDir, declaredOutputs(config.stages, options.stages));
 
   const names = config.stages.filter((name) => options.only === undefined || options.only.includes(name));
   reporter({
@@ -133,6 +143,8 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
   const outputs: Record<string, string> = {};
   const summaries: StageSummary[] = [];
   let failure: { message: string; error: unknown } | null = null;
+  // Set once a stage that ran wrote other outputs than its last finished run: later stages run.
+  let upstreamChanged = false;
 
   for (const name of config.stages) {
     const entry = options.stages[name];
@@ -180,13 +192,19 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     const marker = await readMarker(runDir, name);
     // Skipped only when the outputs are still the files the marker recorded (a truncated,
     // edited or deleted output makes the stage run again).
-    if (
+    const finished =
       marker !== null &&
       marker.fingerprint === fingerprint &&
       options.force?.includes(name) !== true &&
       marker.files !== undefined &&
-      (await outputsMatch(runDir, stageOutputs(stage), marker.files))
-    ) {
+      (await outputsMatch(runDir, stageOutputs(stage), marker.files));
+    // A finished stage is re-opened when it holds users quarantined for a reason that may have
+    // passed, or a stage before it changed its output (users came back): those users only run.
+    const retry = stage.kind === 'map' && finished ? await retryableQuarantined(runDir, name) : [];
+    if (finished && stage.kind === 'map' && (retry.length > 0 || upstreamChanged)) {
+      // (stage-start then counts everyone else as resumed.)
+      await reopenMapStage(runDir, stage, fingerprint);
+    } else if (finished && !upstreamChanged) {
       reporter({ type: 'stage-skip', stage: name, reason: 'already complete for this configuration' });
       summaries.push({
         ...base,
@@ -315,6 +333,9 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
         const error = new EmptyResultError(name, result.in, topReasons(quarantine, 3));
         failure = { message: error.message, error };
       } else {
+        const files = await outputDigests(runDir, stageOutputs(stage));
+        if (marker === null || stableStringify(marker.files ?? {}) !== stableStringify(files))
+          upstreamChanged = true;
         await writeMarker(runDir, {
           stage: name,
           fingerprint,
@@ -324,7 +345,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
           offline,
           ...(result.notes === undefined ? {} : { notes: result.notes }),
           version: await packageVersion(),
-          files: await outputDigests(runDir, stageOutputs(stage)),
+          files,
         });
         summaries.push({ ...done, status: 'done' });
       }
@@ -379,25 +400,4 @@ function stageUnits(stage: Stage): { in: string; out: string } {
   return stage.kind === 'reduce'
     ? (stage.units ?? { in: 'users', out: 'users' })
     : { in: 'users', out: 'users' };
-}
-
-/** The most common quarantine reasons (with the user id taken out, so they group). */
-function topReasons(records: QuarantineRecord[], n: number): Array<{ reason: string; count: number }> {
-  const counts = new Map<string, number>();
-  for (const record of records) {
-    const reason = record.reason.replace(/^user "[^"]*": /, '');
-    counts.set(reason, (counts.get(reason) ?? 0) + 1);
-  }
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, n)
-    .map(([reason, count]) => ({ reason, count }));
-}
-
-/** `complete`, `empty`, `stopped: budget`, `stopped` or `failed`. */
-function runStatus(summary: RunSummary, error?: unknown): string {
-  if (summary.ok) return 'complete';
-  if (summary.stages.some((s) => s.status === 'empty')) return 'empty';
-  if (error instanceof BudgetExceededError) return 'stopped: budget';
-  return summary.stages.some((s) => s.status === 'stopped') ? 'stopped' : 'failed';
 }

@@ -5,6 +5,11 @@ export {
   type K8sTrainOptions,
   k8sRunManifests,
   k8sTrainManifest,
+  LLM_SECRET,
+  REWARD_SECRET,
+  type RequiredSecret,
+  requiredSecrets,
+  secretCommand,
   writeManifests,
 } from './k8s.js';
 export { resolveAutoShard, type ShardSpec } from './shard.js';

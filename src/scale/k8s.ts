@@ -49,8 +49,20 @@ function podSpec(
   args: string[],
   restartPolicy: 'Never' | 'OnFailure',
   extra: object = {},
+  /** A memory-backed /dev/shm (NCCL and the dataloader workers need more than the 64 MiB default). */
+  shm = false,
 ) {
   const mountPath = options.mountPath ?? '/work';
+  const mounts = [
+    ...(options.pvc === undefined ? [] : [{ name: 'work', mountPath }]),
+    ...(shm ? [{ name: 'dshm', mountPath: '/dev/shm' }] : []),
+  ];
+  const volumes = [
+    ...(options.pvc === undefined
+      ? []
+      : [{ name: 'work', persistentVolumeClaim: { claimName: options.pvc } }]),
+    ...(shm ? [{ name: 'dshm', emptyDir: { medium: 'Memory' } }] : []),
+  ];
   return {
     restartPolicy,
     containers: [
@@ -61,13 +73,54 @@ function podSpec(
         command: options.command ?? ['persona-forge'],
         args,
         ...extra,
-        ...(options.pvc === undefined ? {} : { volumeMounts: [{ name: 'work', mountPath }] }),
+        ...(mounts.length === 0 ? {} : { volumeMounts: mounts }),
       },
     ],
-    ...(options.pvc === undefined
-      ? {}
-      : { volumes: [{ name: 'work', persistentVolumeClaim: { claimName: options.pvc } }] }),
+    ...(volumes.length === 0 ? {} : { volumes }),
   };
+}
+
+/** A Secret a manifest reads (`secretKeyRef`), with the variable it fills. */
+export interface RequiredSecret {
+  name: string;
+  key: string;
+  env: string;
+}
+
+/** The Secret holding the LLM API key `k8s run` pods read (`--llm-api-key-env`). */
+export const LLM_SECRET = { name: 'persona-forge-llm', key: 'api-key' } as const;
+/** The Secret holding the reward server's bearer token GRPO pods read. */
+export const REWARD_SECRET = { name: 'persona-forge-reward', key: 'token' } as const;
+
+/**
+ * Every Secret key a manifest reads, once each, with the variable it fills: what must exist
+ * before `kubectl apply` (printed by the CLI and written at the top of the YAML).
+ *
+ * @example requiredSecrets(k8sRunManifests({ … llmApiKeyEnv: 'OPENAI_API_KEY' }).run)
+ */
+export function requiredSecrets(object: unknown): RequiredSecret[] {
+  const found = new Map<string, RequiredSecret>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const record = value as Record<string, unknown>;
+    const ref = (record.valueFrom as { secretKeyRef?: { name: string; key: string } } | undefined)
+      ?.secretKeyRef;
+    if (typeof record.name === 'string' && ref !== undefined) {
+      found.set(`${ref.name}/${ref.key}/${record.name}`, { name: ref.name, key: ref.key, env: record.name });
+    }
+    for (const child of Object.values(record)) walk(child);
+  };
+  walk(object);
+  return [...found.values()];
+}
+
+/** The kubectl line that creates a required Secret from the variable of the same name here. */
+export function secretCommand(secret: RequiredSecret, namespace?: string): string {
+  return `kubectl create secret generic ${secret.name}${namespace === undefined ? '' : ` -n ${namespace}`} --from-literal=${secret.key}="$${secret.env}"`;
 }
 
 function metadata(name: string, options: K8sOptions) {
@@ -105,7 +158,7 @@ export function k8sRunManifests(options: K8sRunOptions): { run: object; merge: o
       : [
           {
             name: options.llmApiKeyEnv,
-            valueFrom: { secretKeyRef: { name: 'persona-forge-llm', key: 'api-key' } },
+            valueFrom: { secretKeyRef: { ...LLM_SECRET } },
           },
         ]),
   ];
@@ -170,6 +223,11 @@ export function k8sRunManifests(options: K8sRunOptions): { run: object; merge: o
 export interface K8sTrainOptions extends K8sOptions {
   recipe: string;
   env?: Record<string, string | undefined>;
+  /**
+   * The reward server as the pods reach it (RL recipes with `rewards`). @default the recipe's
+   * `rewards.serverUrl` (which reads PERSONA_FORGE_URL); a loopback address is refused.
+   */
+  rewardUrl?: string;
   /** GPUs per pod (`nvidia.com/gpu`). @default the recipe's distributed.gpusPerNode */
   gpusPerNode?: number;
 }
@@ -188,14 +246,22 @@ export async function k8sTrainManifest(options: K8sTrainOptions): Promise<object
   // Resolve once so a broken recipe fails here, not in the cluster.
   buildTrainCommand(recipe, { cwd: options.mountPath ?? '/work' });
   const args = ['train', recipePath, '--node-rank', '$(RANK)', '--master-addr', '$(MASTER_ADDR)'];
+  const env = rewardEnv(recipe, options.rewardUrl);
   const replica = (replicas: number) => ({
     replicas,
     restartPolicy: 'OnFailure',
     template: {
       metadata: { labels: { 'app.kubernetes.io/name': 'persona-forge' } },
-      spec: podSpec(options, args, 'OnFailure', {
-        resources: { limits: { 'nvidia.com/gpu': String(gpus) } },
-      }),
+      spec: podSpec(
+        options,
+        args,
+        'OnFailure',
+        {
+          ...(env.length === 0 ? {} : { env }),
+          resources: { limits: { 'nvidia.com/gpu': String(gpus) } },
+        },
+        true,
+      ),
     },
   });
   return {
@@ -212,6 +278,38 @@ export async function k8sTrainManifest(options: K8sTrainOptions): Promise<object
   };
 }
 
+/**
+ * The pod environment of a recipe that scores with the reward server: PERSONA_FORGE_URL (the
+ * recipe reads it for `rewards.serverUrl` in the pod) and the token variable from
+ * {@link REWARD_SECRET}. A loopback URL would point each pod at itself: refused.
+ */
+function rewardEnv(
+  recipe: Awaited<ReturnType<typeof loadRecipe>>,
+  rewardUrl: string | undefined,
+): Array<Record<string, unknown>> {
+  if (recipe.rewards === undefined) return [];
+  const url = rewardUrl ?? recipe.rewards.serverUrl;
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    throw new InputError('--reward-url', `"${url}" is not a URL`, { hint: 'e.g. http://pf-rewards:8000' });
+  }
+  if (/^(127\.|localhost$|\[::1\]$|::1$|0\.0\.0\.0$)/.test(host)) {
+    throw new InputError(
+      '--reward-url',
+      `the reward server is ${url}, a loopback address: inside a training pod it is the pod itself`,
+      {
+        hint: 'pass --reward-url with the address pods reach `persona-forge serve` at (a Service, e.g. http://pf-rewards:8000), or export PERSONA_FORGE_URL',
+      },
+    );
+  }
+  return [
+    { name: 'PERSONA_FORGE_URL', value: url },
+    { name: recipe.rewards.tokenEnv, valueFrom: { secretKeyRef: { ...REWARD_SECRET } } },
+  ];
+}
+
 /** Writes objects as one YAML file each under `<out>/k8s/`. */
 export async function writeManifests(outDir: string, files: Record<string, object>): Promise<string[]> {
   const dir = path.join(path.resolve(outDir), 'k8s');
@@ -219,9 +317,14 @@ export async function writeManifests(outDir: string, files: Record<string, objec
   const written: string[] = [];
   for (const [name, object] of Object.entries(files)) {
     const file = path.join(dir, name);
+    const namespace = (object as { metadata?: { namespace?: string } }).metadata?.namespace;
+    const secrets = requiredSecrets(object).map(
+      (secret) =>
+        `# Needs Secret ${secret.name} (key ${secret.key}, read as ${secret.env}): ${secretCommand(secret, namespace)}\n`,
+    );
     await writeFileAtomic(
       file,
-      `# Written by persona-forge; apply with kubectl apply -f ${name}\n${stringify(object)}`,
+      `# Written by persona-forge; apply with kubectl apply -f ${name}\n${secrets.join('')}${stringify(object)}`,
     );
     written.push(file);
   }

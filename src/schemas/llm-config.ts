@@ -13,6 +13,12 @@ export const EndpointConfig = z
     tokensPerMinute: z.number().int().min(1).optional(),
     timeoutMs: z.number().int().min(100).default(120_000),
     maxRetries: z.number().int().min(0).default(4),
+    /**
+     * Throttling is not failure: a call still answered 429 after its `maxRetries` waits out the
+     * server's Retry-After (else 1 s, doubling to 30 s) and is sent again up to this many more
+     * rounds (a 429 saying the quota is used up fails at once).
+     */
+    maxThrottledRounds: z.number().int().min(0).default(30),
     /** USD per 1M prompt / completion tokens. */
     priceInputPerM: z.number().min(0).default(0),
     priceOutputPerM: z.number().min(0).default(0),

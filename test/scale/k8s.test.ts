@@ -135,6 +135,108 @@ describe('persona-forge k8s (manifests written, never applied)', () => {
     expect(job.spec.pytorchReplicaSpecs.Worker.replicas).toBe(1);
   });
 
+  it('k8s train of a GRPO recipe: pods get the reward server URL, its token from a named Secret, and a memory /dev/shm', async () => {
+    const out = path.join(dir, 'grpo');
+    const recipe = path.join(repoRoot, 'recipes/personavlm-grpo.yaml');
+    const env = { ...process.env, PERSONA_FORGE_URL: undefined };
+    const { stdout } = await run(
+      process.execPath,
+      [
+        BIN,
+        'k8s',
+        'train',
+        recipe,
+        '--out',
+        out,
+        '--reward-url',
+        'http://pf-rewards:8000',
+        '--namespace',
+        'ml',
+      ],
+      { cwd: repoRoot, env },
+    );
+    expect(stdout).toContain(
+      'needs Secret persona-forge-reward (key token, read as PERSONA_FORGE_TOKEN); create it with: kubectl create secret generic persona-forge-reward -n ml --from-literal=token="$PERSONA_FORGE_TOKEN"',
+    );
+    const file = /wrote (\S+)/.exec(stdout)?.[1] as string;
+    const text = readFileSync(file, 'utf8');
+    expect(text).toMatch(/^# Needs Secret persona-forge-reward \(key token/m);
+    const job = parse(text);
+    expect(PyTorchJob.safeParse(job).success).toBe(true);
+    const template = job.spec.pytorchReplicaSpecs.Master.template;
+    expect(roundTrip(template, 'V1PodTemplateSpec')).toEqual(template);
+    const container = template.spec.containers[0];
+    expect(container.env).toEqual([
+      { name: 'PERSONA_FORGE_URL', value: 'http://pf-rewards:8000' },
+      {
+        name: 'PERSONA_FORGE_TOKEN',
+        valueFrom: { secretKeyRef: { name: 'persona-forge-reward', key: 'token' } },
+      },
+    ]);
+    expect(container.volumeMounts).toContainEqual({ name: 'dshm', mountPath: '/dev/shm' });
+    expect(template.spec.volumes).toContainEqual({ name: 'dshm', emptyDir: { medium: 'Memory' } });
+    // The URL comes from PERSONA_FORGE_URL as README step 1 exports it; a loopback one is refused.
+    const fromEnv = await run(
+      process.execPath,
+      [BIN, 'k8s', 'train', recipe, '--out', path.join(dir, 'grpo-env')],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, PERSONA_FORGE_URL: 'http://10.0.0.7:8000' },
+      },
+    );
+    const envJob = parse(readFileSync(/wrote (\S+)/.exec(fromEnv.stdout)?.[1] as string, 'utf8'));
+    expect(envJob.spec.pytorchReplicaSpecs.Master.template.spec.containers[0].env[0]).toEqual({
+      name: 'PERSONA_FORGE_URL',
+      value: 'http://10.0.0.7:8000',
+    });
+    const loopback = await run(
+      process.execPath,
+      [BIN, 'k8s', 'train', recipe, '--out', path.join(dir, 'grpo-lo')],
+      {
+        cwd: repoRoot,
+        env,
+      },
+    ).catch((e: { stderr: string; code: number }) => e);
+    expect((loopback as { code: number }).code).toBe(1);
+    expect((loopback as { stderr: string }).stderr).toMatch(
+      /reward server is http:\/\/127\.0\.0\.1:8000, a loopback address/,
+    );
+  });
+
+  it('k8s run with --llm-api-key-env names the Secret its pods read', async () => {
+    const out = path.join(dir, 'secret');
+    const { stdout } = await run(
+      process.execPath,
+      [
+        BIN,
+        'k8s',
+        'run',
+        'pipelines/quickstart.yaml',
+        '--out',
+        out,
+        '--shards',
+        '2',
+        '--llm-base-url',
+        'http://vllm:8000/v1',
+        '--llm-model',
+        'm',
+        '--llm-api-key-env',
+        'OPENAI_API_KEY',
+      ],
+      { cwd: repoRoot },
+    );
+    expect(stdout).toContain(
+      'needs Secret persona-forge-llm (key api-key, read as OPENAI_API_KEY); create it with: kubectl create secret generic persona-forge-llm --from-literal=api-key="$OPENAI_API_KEY"',
+    );
+    const text = readFileSync(path.join(out, 'k8s/run-job.yaml'), 'utf8');
+    expect(text).toMatch(/^# Needs Secret persona-forge-llm \(key api-key, read as OPENAI_API_KEY\)/m);
+    const env = parse(text).spec.template.spec.containers[0].env;
+    expect(env).toContainEqual({
+      name: 'OPENAI_API_KEY',
+      valueFrom: { secretKeyRef: { name: 'persona-forge-llm', key: 'api-key' } },
+    });
+  });
+
   it('rejects a run directory outside the mounted volume', async () => {
     const failed = await run(
       process.execPath,

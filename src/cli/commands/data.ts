@@ -20,6 +20,7 @@ interface RunFlags {
   llmApiKeyEnv?: string;
   budgetUsd?: number;
   workers?: number;
+  force?: boolean;
   quiet?: boolean;
   json?: boolean;
   strict?: boolean;
@@ -65,6 +66,7 @@ function runOptions(flags: RunFlags) {
             ...(flags.priceOutputPerM === undefined ? {} : { outputPerM: flags.priceOutputPerM }),
           },
         }),
+    ...(flags.force === true ? { adopt: true } : {}),
   };
 }
 
@@ -195,7 +197,8 @@ export function registerDataCommands(program: Command): void {
         parseShard,
       )
       .option('--shards <n>', 'with --shard auto: the number of shards', (v) => Math.trunc(parseNumber(v)))
-      .option('--strict', 'exit 1 when a fidelity figure is off its target (as validate.strict: true)'),
+      .option('--strict', 'exit 1 when a fidelity figure is off its target (as validate.strict: true)')
+      .option('--force', 'write into a non-empty --out that is not a persona-forge run'),
   ).action(async (file: string, flags: RunFlags) => {
     const summary = await withInterrupts(
       flags.out,
@@ -211,7 +214,8 @@ export function registerDataCommands(program: Command): void {
     program
       .command('plan <pipeline>')
       .description('sample personas and write plan/plan.jsonl')
-      .requiredOption('--out <dir>', 'run directory'),
+      .requiredOption('--out <dir>', 'run directory')
+      .option('--force', 'write into a non-empty --out that is not a persona-forge run'),
   ).action(async (file: string, flags: RunFlags) => {
     printWhere(
       await (await pipeline()).runPipelineFile(file, { ...runOptions(flags), only: ['plan'] }),
@@ -259,16 +263,20 @@ export function registerDataCommands(program: Command): void {
     .command('merge <dirs...>')
     .description('combine --shard run directories, then run the whole-corpus stages')
     .requiredOption('--out <dir>', 'merged run directory')
+    .option('--force', 'write into a non-empty --out that is not a persona-forge run')
     .option('--quiet', 'no progress output')
     .option('--json', 'machine-readable progress events')
-    .action(async (dirs: string[], flags: { out: string; quiet?: boolean; json?: boolean }) => {
-      printWhere(
-        await (await pipeline()).mergeAndFinish(dirs, flags.out, {
-          reporter: createReporter(outputMode(flags)),
-        }),
-        flags,
-      );
-    });
+    .action(
+      async (dirs: string[], flags: { out: string; force?: boolean; quiet?: boolean; json?: boolean }) => {
+        printWhere(
+          await (await pipeline()).mergeAndFinish(dirs, flags.out, {
+            reporter: createReporter(outputMode(flags)),
+            ...(flags.force === true ? { adopt: true } : {}),
+          }),
+          flags,
+        );
+      },
+    );
 
   const inspect = program.command('inspect').description('look inside a run directory');
   inspect

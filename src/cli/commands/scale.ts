@@ -93,9 +93,8 @@ export function registerScaleCommands(program: Command): void {
         console.log(`submitted merge job ${result.mergeJobId} (afterok:${result.arrayJobId})`);
         console.log(`job ids in ${result.jobsFile}; follow with: persona-forge status ${flags.out}`);
       } else {
-        console.log(
-          `submit with: id=$(sbatch --parsable ${result.runScript}) && sbatch --dependency=afterok:$id ${result.mergeScript}`,
-        );
+        const { submitHint } = await import('../../scale/slurm/scripts.js');
+        console.log(`submit with: ${submitHint(result.runScript, result.mergeScript)}`);
       }
     });
   slurm
@@ -159,16 +158,36 @@ export function registerScaleCommands(program: Command): void {
     for (const file of await writeManifests(flags.out, { 'run-job.yaml': run, 'merge-job.yaml': merge })) {
       console.log(`wrote ${file}`);
     }
+    await printSecrets(run, flags.namespace);
   });
   withK8s(
     k8s
       .command('train <recipe>')
       .description('a Kubeflow PyTorchJob for one training stage')
-      .requiredOption('--out <dir>', 'folder for the manifest (<dir>/k8s/)'),
-  ).action(async (recipe: string, flags: K8sFlags & { out: string }) => {
+      .requiredOption('--out <dir>', 'folder for the manifest (<dir>/k8s/)')
+      .option(
+        '--reward-url <url>',
+        'RL recipes: the reward server as pods reach it (default: the recipe rewards.serverUrl / PERSONA_FORGE_URL)',
+      ),
+  ).action(async (recipe: string, flags: K8sFlags & { out: string; rewardUrl?: string }) => {
     const { k8sTrainManifest, writeManifests } = await scale();
-    const job = await k8sTrainManifest({ recipe, ...k8sOptions(flags) });
+    const job = await k8sTrainManifest({
+      recipe,
+      ...k8sOptions(flags),
+      ...(flags.rewardUrl === undefined ? {} : { rewardUrl: flags.rewardUrl }),
+    });
     const name = `${(job as { metadata: { name: string } }).metadata.name}-pytorchjob.yaml`;
     for (const file of await writeManifests(flags.out, { [name]: job })) console.log(`wrote ${file}`);
+    await printSecrets(job, flags.namespace);
   });
+}
+
+/** Says which Secrets the written objects read, with the kubectl line that creates each. */
+async function printSecrets(object: object, namespace: string | undefined): Promise<void> {
+  const { requiredSecrets, secretCommand } = await scale();
+  for (const secret of requiredSecrets(object)) {
+    console.log(
+      `needs Secret ${secret.name} (key ${secret.key}, read as ${secret.env}); create it with: ${secretCommand(secret, namespace)}`,
+    );
+  }
 }

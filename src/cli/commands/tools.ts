@@ -4,6 +4,29 @@ import type { Command } from 'commander';
 import { parseNumber } from '../parse.js';
 import { registerTrainCommand } from './train.js';
 
+/** JSON.parse that names the file (and line of a JSON Lines file) it could not read. */
+async function parseJson(text: string, path: string, line?: number): Promise<unknown> {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const { InputError } = await import('../../errors/index.js');
+    throw new InputError(
+      path,
+      `${line === undefined ? '' : `line ${line}: `}not valid JSON (${(error as Error).message.replace(/\n/g, '\\n')})`,
+      {
+        hint: 'give a JSON file (a LoCoMo list, a PersonaVLM record), a .jsonl file or a run directory',
+      },
+    );
+  }
+}
+
+async function parseLines(text: string, path: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const [i, line] of text.split('\n').entries())
+    if (line.trim() !== '') out.push(await parseJson(line, path, i + 1));
+  return out;
+}
+
 /** Reads a JSON file, a JSON Lines file (as an array) or a run directory's plan (as an array). */
 async function readJsonOrJsonl(path: string): Promise<unknown> {
   if ((await stat(path)).isDirectory()) {
@@ -11,22 +34,14 @@ async function readJsonOrJsonl(path: string): Promise<unknown> {
     for (const candidate of candidates) {
       if ((await readdir(join(candidate, '..')).catch(() => [])).length > 0) {
         const text = await readFile(candidate, 'utf8').catch(() => null);
-        if (text !== null)
-          return text
-            .split('\n')
-            .filter((l) => l.trim() !== '')
-            .map((l) => JSON.parse(l));
+        if (text !== null) return parseLines(text, candidate);
       }
     }
     throw new Error(`${path} is a directory without plan/plan.jsonl`);
   }
   const text = await readFile(path, 'utf8');
-  if (path.endsWith('.jsonl'))
-    return text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l));
-  return JSON.parse(text);
+  if (path.endsWith('.jsonl')) return parseLines(text, path);
+  return parseJson(text, path);
 }
 
 /** schema, estimate, interpolate, push, train, serve, rescore, dev. */

@@ -95,6 +95,32 @@ describe('applyTreeOps', () => {
     expect(Object.keys(t0.values)).toEqual([]);
   });
 
+  it('at maxExtensionDepth 2 a leaf and a child under it are never both added: render keeps every value', () => {
+    const deep = { maxExtensionDepth: 2 };
+    for (const ops of [
+      [op('ADD', `${FOOD}.coffee`, 'likes lattes'), op('ADD', `${FOOD}.coffee.brand`, 'Lavazza')],
+      [op('ADD', `${FOOD}.coffee.brand`, 'Lavazza'), op('ADD', `${FOOD}.coffee`, 'likes lattes')],
+    ]) {
+      // In one step and in two steps.
+      const together = applyTreeOps(t0, ops, deep);
+      const apart = applyTreeOps(applyTreeOps(t0, [ops[0] as TreeOp], deep).tree, [ops[1] as TreeOp], deep);
+      for (const { tree, step } of [together, apart]) {
+        expect(step.rejected.map((r) => r.reason)).toEqual([
+          expect.stringMatching(/a leaf cannot have children|a branch cannot hold a value/),
+        ]);
+        const rendered = JSON.stringify(renderPersonaTree(tree, { onlyFilled: true }));
+        for (const value of Object.values(tree.values)) expect(rendered).toContain(JSON.stringify(value));
+      }
+    }
+    // Two levels below the branch, beside other leaves, is still allowed.
+    const { step } = applyTreeOps(
+      t0,
+      [op('ADD', `${FOOD}.coffee.brand`, 'Lavazza'), op('ADD', `${FOOD}.coffee.roast`, 'dark')],
+      deep,
+    );
+    expect(step.applied).toHaveLength(2);
+  });
+
   it('compresses overlong values to the leaf budget deterministically', () => {
     const long = 'likes long walks by the river. '.repeat(30);
     const { tree, step } = applyTreeOps(createPersonaTree({ policy: { leafMaxChars: 40 } }), [

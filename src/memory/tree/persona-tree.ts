@@ -62,10 +62,21 @@ export function createPersonaTree(options: CreatePersonaTreeOptions = {}): Perso
   return tree;
 }
 
-/** Why `path` may not receive a new leaf, or null when the extended-schema policy allows it. */
-function extensionProblem(tree: PersonaTree, path: string): string | null {
+/**
+ * Why `path` may not receive a new leaf, or null when the extended-schema policy allows it. A
+ * node is a leaf or a branch, never both: with `maxExtensionDepth` ≥ 2 a new leaf may not sit
+ * under an extended leaf, nor have extended leaves under it (the rendered tree could hold only one).
+ */
+function extensionProblem(tree: PersonaTree, path: string, extended: ReadonlySet<string>): string | null {
   if (!tree.policy.allowExtendedAdd) return 'path is not a leaf of the schema (extended ADD is disabled)';
   const segments = path.split('.');
+  for (let end = 1; end < segments.length; end++) {
+    const prefix = segments.slice(0, end).join('.');
+    if (extended.has(prefix)) return `"${prefix}" is a leaf; a leaf cannot have children`;
+  }
+  for (const leaf of extended) {
+    if (leaf.startsWith(`${path}.`)) return `"${leaf}" is under it; a branch cannot hold a value`;
+  }
   for (let depth = 1; depth <= tree.policy.maxExtensionDepth; depth++) {
     const parent = segments.slice(0, -depth).join('.');
     if (tree.schema.extensible.has(parent)) return null;
@@ -133,7 +144,7 @@ function executeOps(
         continue;
       }
       if (!known) {
-        const problem = extensionProblem(tree, path);
+        const problem = extensionProblem(tree, path, extended);
         if (problem !== null) {
           reject(op, `"${path}": ${problem}`);
           continue;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { InputError, PersonaForgeError } from '../../errors/index.js';
 import { writeFileAtomic, writeJson } from '../../util/fs.js';
 import { isActive, jobStates, type SlurmCommands, sbatch, slurmCommand } from './sched.js';
-import { type RunScriptsOptions, renderRunScripts, withDependency } from './scripts.js';
+import { type RunScriptsOptions, renderRunScripts, submitHint, withDependency } from './scripts.js';
 
 /** One `sbatch` persona-forge made for a run directory. */
 const Submission = z.object({
@@ -166,6 +166,13 @@ export async function slurmResume(
 ): Promise<SlurmResumeResult> {
   const jobs = await readSlurmJobs(out);
   const paths = slurmPaths(out);
+  if (jobs.submissions.length === 0) {
+    throw new InputError(
+      paths.jobs,
+      'these scripts were written but never submitted (`slurm run` without --submit): there is nothing to resume',
+      { hint: `submit them first: ${submitHint(paths.run, paths.merge)}` },
+    );
+  }
   const now = options.now ?? (() => new Date());
   const lastRun = latest(jobs, 'run');
   const lastMerge = latest(jobs, 'merge');

@@ -21,6 +21,15 @@ export async function slurmCommand(
   options: SlurmCommands = {},
 ): Promise<string> {
   const result = await collectProcess(options.runProcess ?? execaRunProcess, file, args, envOf(options));
+  if (result.exitCode === 127 || (result.exitCode === undefined && result.stderr.trim() === '')) {
+    throw new PersonaForgeError(
+      'TRAINING_JOB_FAILED',
+      `${file} was not found: \`${file} ${args.join(' ')}\` could not start (it is not on PATH)`,
+      {
+        hint: `${file} comes with the Slurm client tools: run this on a Slurm login node, or add them to PATH`,
+      },
+    );
+  }
   if (result.exitCode !== 0) {
     const detail = (result.stderr.trim() || result.stdout.trim()).split('\n').slice(-5).join('\n');
     throw new PersonaForgeError(

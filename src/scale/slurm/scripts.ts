@@ -124,6 +124,9 @@ export function renderRunScripts(options: RunScriptsOptions): RunScripts {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const out = path.resolve(cwd, options.out);
   const pipeline = path.resolve(cwd, options.pipeline);
+  refuseLineBreaks('--out', out);
+  refuseLineBreaks('pipeline', pipeline);
+  refuseLineBreaks('working directory', cwd);
   const logDir = path.join(out, 'slurm', 'logs');
   const command = options.command ?? defaultCommand();
   const shardDirs = [...Array(options.shards).keys()].map((i) => path.join(out, 'shards', String(i)));
@@ -131,7 +134,7 @@ export function renderRunScripts(options: RunScriptsOptions): RunScripts {
     [
       '#!/bin/bash',
       `#SBATCH --job-name=${jobName(kind, options.pipeline)}`,
-      `#SBATCH --chdir=${cwd}`,
+      `#SBATCH --chdir=${sbatchValue(cwd)}`,
       ...extra,
       ...resourceLines(options),
       '# Written by `persona-forge slurm run`; submit with `persona-forge slurm run … --submit`.',
@@ -140,19 +143,67 @@ export function renderRunScripts(options: RunScriptsOptions): RunScripts {
   const runScript = `${header('run', [
     `#SBATCH --array=0-${options.shards - 1}`,
     '#SBATCH --ntasks=1',
-    `#SBATCH --output=${path.join(logDir, 'run-%A_%a.out')}`,
+    `#SBATCH --output=${sbatchFilename(logDir, 'run-%A_%a.out')}`,
   ])}
 exec ${command} run ${shellQuote(pipeline)} --out ${shellQuote(path.join(out, 'shards'))}/"$SLURM_ARRAY_TASK_ID" \\
   --shard auto --shards ${options.shards} ${forwardedFlags(options).join(' ')}
 `.replace(/ \n/g, '\n');
   const mergeScript = `${header('merge', [
     '#SBATCH --ntasks=1',
-    `#SBATCH --output=${path.join(logDir, 'merge-%j.out')}`,
+    `#SBATCH --output=${sbatchFilename(logDir, 'merge-%j.out')}`,
     '#SBATCH --kill-on-invalid-dep=yes',
   ])}
 exec ${command} merge ${shardDirs.map(shellQuote).join(' ')} --out ${shellQuote(out)}
 `;
   return { runScript, mergeScript, shardDirs, logDir };
+}
+
+/**
+ * The shell line that submits the two scripts by hand, every path quoted for sh (pasting it runs
+ * nothing a path holds).
+ *
+ * @example submitHint('/out/slurm/run.sbatch', '/out/slurm/merge.sbatch')
+ */
+export function submitHint(runScript: string, mergeScript: string): string {
+  return `id=$(sbatch --parsable ${shellQuote(runScript)}) && sbatch --dependency=afterok:"$id" ${shellQuote(mergeScript)}`;
+}
+
+/**
+ * A value of an `#SBATCH` line: double-quoted, with `\` and `"` escaped by a backslash, as
+ * sbatch's own line parser reads it (src/sbatch/opt.c `_get_argument`: quotes group, a backslash
+ * escapes the next character, an unquoted `#` starts a comment). Bash never reads these lines
+ * (they are comments), so only a newline could break out of them: refused.
+ */
+export function sbatchValue(value: string): string {
+  refuseLineBreaks('a path in an #SBATCH line', value);
+  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/**
+ * A Slurm filename pattern (`--output`) in a literal folder: `%` doubled, then as
+ * {@link sbatchValue}. A backslash anywhere in the name turns every pattern off (Slurm's
+ * fname.c `_is_path_escaped`: every task would write one file), so it is refused.
+ */
+function sbatchFilename(dir: string, pattern: string): string {
+  if (dir.includes('\\')) {
+    throw new InputError(
+      'log folder',
+      `${JSON.stringify(dir)} holds a backslash, which turns off Slurm's %j/%A/%a patterns in --output`,
+      { hint: 'use a folder without backslashes for --out' },
+    );
+  }
+  return sbatchValue(path.join(dir.replace(/%/g, '%%'), pattern));
+}
+
+/** Paths that go into job scripts cannot hold a line break (or NUL): refused, naming the value. */
+export function refuseLineBreaks(what: string, value: string): void {
+  if (/[\n\r\0]/.test(value)) {
+    throw new InputError(
+      what,
+      `${JSON.stringify(value)} holds a line break; job scripts cannot carry it safely`,
+      { hint: 'use a path without newlines' },
+    );
+  }
 }
 
 /** Puts (or replaces) `#SBATCH --dependency=afterok:<id>` right after the shebang. */
@@ -194,6 +245,11 @@ export function renderTrainScript(options: TrainScriptOptions): string {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const recipe = path.resolve(cwd, options.recipe);
   const outputDir = path.resolve(cwd, options.outputDir);
+  refuseLineBreaks('working directory', cwd);
+  refuseLineBreaks('recipe', recipe);
+  refuseLineBreaks('output_dir', outputDir);
+  refuseLineBreaks('log folder', path.resolve(cwd, options.logDir));
+  if (options.afterSft !== undefined) refuseLineBreaks('recipe', path.resolve(cwd, options.afterSft));
   const command = options.command ?? defaultCommand();
   const name = jobName('train', options.recipe);
   const trainArgs =
@@ -203,13 +259,13 @@ export function renderTrainScript(options: TrainScriptOptions): string {
   return `${[
     '#!/bin/bash',
     `#SBATCH --job-name=${name}`,
-    `#SBATCH --chdir=${cwd}`,
+    `#SBATCH --chdir=${sbatchValue(cwd)}`,
     `#SBATCH --nodes=${options.nodes}`,
     '#SBATCH --ntasks-per-node=1',
     `#SBATCH --gpus-per-node=${options.gpusPerNode}`,
     '#SBATCH --requeue',
     '#SBATCH --signal=USR1@120',
-    `#SBATCH --output=${path.join(path.resolve(cwd, options.logDir), 'slurm-%j.out')}`,
+    `#SBATCH --output=${sbatchFilename(path.resolve(cwd, options.logDir), 'slurm-%j.out')}`,
     ...resourceLines(options),
     '# Written by `persona-forge train … --slurm`.',
     'set -euo pipefail',
