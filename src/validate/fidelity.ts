@@ -32,6 +32,30 @@ const PUBLISHED = {
   } as Record<string, number>,
 };
 
+/** Issue 27's figures: labels a careful annotator accepts (questions and golds). */
+function questionFigures(n: ReturnType<typeof emptyFidelityCounts>): Record<string, FidelityFigure> {
+  return {
+    drift_cause_direction: defect(
+      'explicit drift events whose cause runs against the change (a positive cause for a new dislike, AFINN-165)',
+      n.driftCauseErrors,
+      n.explicitDrifts,
+      0,
+    ),
+    reason_gold_direction: defect(
+      'reason questions whose gold is a cause running against the change it explains',
+      n.reasonCauseErrors,
+      n.reasonQuestions,
+      0,
+    ),
+    wrong_golds: defect(
+      'first-mention dates later than the first turn that said it; preference histories missing a change',
+      n.goldWrong,
+      n.goldReadable,
+      0,
+    ),
+  };
+}
+
 /** A 6-word opening used at least this often counts as a repeated opening (issue 13: ≤ 5% of turns). */
 const OPENING_REPEATS = 50;
 export interface FidelityOptions {
@@ -162,6 +186,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         0,
       ),
     };
+    Object.assign(figures, questionFigures(n));
     // Image questions only mean something in a corpus that has images at all.
     if (n.mme > 0 && n.imageTurns > 0) {
       figures.persona_mme_image_questions = about(
