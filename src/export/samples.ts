@@ -3,8 +3,10 @@ import type { ExportConfig, RlTaskName, SftTaskName } from '../schemas/export-co
 import type { EvidenceSlot, QaTarget, UserPlan } from '../schemas/plan.js';
 import { joinPath } from './eval/persona-mme.js';
 import { PROMPTS } from './prompts.js';
+import { questionProfile } from './question-profile.js';
 import type { ExportBundle } from './read-run.js';
-import { type Message, renderProfile, renderTraceInput, snapshotAt } from './render.js';
+import { type Message, renderTraceInput, snapshotAt } from './render.js';
+import { rlForm } from './rl-form.js';
 import { formatMinute, optionLabel } from './time-format.js';
 
 /** One SFT row (ms-swift `messages`, plus `images` and the `task` column). */
@@ -95,6 +97,8 @@ export function promptSnapshotTime(plan: Pick<UserPlan, 'slots'>, qa: QaTarget):
   return new Date(Math.min(earliest - 1, Date.parse(qa.questionTime))).toISOString();
 }
 
+const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1).toLowerCase()}`;
+
 function questionMessages(bundle: RowSource, qa: QaTarget, open = false): Message[] {
   const snapshot =
     bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, promptSnapshotTime(bundle.plan, qa));
@@ -103,7 +107,7 @@ function questionMessages(bundle: RowSource, qa: QaTarget, open = false): Messag
       ? ''
       : `\nOptions:\n${qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`).join('\n')}`;
   return [
-    { role: 'system', content: `${PROMPTS.reasoning}\n\n${renderProfile(snapshot)}` },
+    { role: 'system', content: `${PROMPTS.reasoning}\n\n${questionProfile(snapshot, bundle.plan, qa)}` },
     { role: 'user', content: `[${formatMinute(qa.questionTime)}] ${qa.question}${options}` },
   ];
 }
@@ -214,52 +218,36 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
   for (const qa of bundle.plan.qa) {
     const snapshot = () =>
       bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
-    const id = `${userId}:${qa.answerType}:${qa.id}`;
+    // One form per question (rl-form.ts): multiple choice, open (one true answer without the
+    // options, judged against the planned answer text) or yes/no.
+    const form = rlForm(userId, qa);
+    const id = `${userId}:${form}:${qa.id}`;
+    const messages = () => questionMessages(bundle, qa, form !== 'mc');
     yield candidate<RlRow>(
       id,
-      qa.answerType,
+      form,
       () => ({
         id,
         user_id: userId,
-        task: qa.answerType,
-        answer_type: qa.answerType,
-        messages: questionMessages(bundle, qa),
+        task: form,
+        answer_type: form,
+        messages: messages(),
         images: [],
-        solution: canonicalAnswer(qa),
+        solution:
+          form === 'mc' ? canonicalAnswer(qa) : form === 'binary' ? capitalize(qa.answer.trim()) : qa.answer,
         choices:
-          qa.answerType === 'mc'
+          form === 'mc'
             ? qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`)
-            : [...qa.choices],
+            : form === 'binary'
+              ? ['Yes', 'No']
+              : [],
         gt_ops: '',
         question_time: formatMinute(qa.questionTime),
         // Key order is the schema's (records are parsed by zod), so plain JSON is byte-stable.
         memory_snapshot: snapshotJson(snapshot()),
       }),
-      () => ({ messages: questionMessages(bundle, qa), images: [] }),
+      () => ({ messages: messages(), images: [] }),
     );
-    // Open-ended verifiable variant (PersonaVLM's RL mix): the same in-situ question without
-    // options, judged against the planned answer text.
-    if (qa.answerType === 'mc') {
-      const openId = `${userId}:open:${qa.id}`;
-      yield candidate<RlRow>(
-        openId,
-        'open',
-        () => ({
-          id: openId,
-          user_id: userId,
-          task: 'open',
-          answer_type: 'open',
-          messages: questionMessages(bundle, qa, true),
-          images: [],
-          solution: qa.answer,
-          choices: [],
-          gt_ops: '',
-          question_time: formatMinute(qa.questionTime),
-          memory_snapshot: snapshotJson(snapshot()),
-        }),
-        () => ({ messages: questionMessages(bundle, qa, true), images: [] }),
-      );
-    }
   }
   const imagePath = imagePathFor(bundle, config);
   for (const trace of bundle.memory?.traces ?? []) {

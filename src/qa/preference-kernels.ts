@@ -171,6 +171,8 @@ export const recommendation: Kernel = (context, time, spec) => {
     evidence: preferenceEvidence(context, preference, time),
     retrievalKeywords: [...preference.keywords, preference.category],
     topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
+    // Without its options, anything else the user likes is a good suggestion too.
+    openable: false,
   };
 };
 
@@ -382,5 +384,7 @@ export const suggestNew: Kernel = (context, time) => {
       .sort((a, b) => compareIso(a.time, b.time)),
     retrievalKeywords: [preference.category, ...preference.keywords],
     topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
+    // Any idea the user has not brought up answers it.
+    openable: false,
   };
 };

@@ -31,6 +31,8 @@ export interface QaDraft {
   unanswerable?: boolean;
   /** PersonaMem topic (the CSV's `topic` column) of what the question is about. */
   topic?: string;
+  /** False when, without its options, the question has more than one true answer. */
+  openable?: boolean;
 }
 
 /**
@@ -236,5 +238,6 @@ export function finishTarget(
     retrievalKeywords: draft.retrievalKeywords,
     unanswerable: draft.unanswerable ?? false,
     locomoCategory: spec.locomoCategory,
+    ...(draft.openable === false ? { openable: false } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import Sentiment from 'sentiment';
 import type { DriftEvent, Preference, UserPlan } from '../../schemas/plan.js';
-import type { RuleCheck, RuleFailure, UserIndex } from '../types.js';
+import type { RuleCheck, RuleFailure } from '../types.js';
 
 /**
  * The valence of a cause, read with AFINN-165 (the `sentiment` package) — a word list that has

@@ -20,6 +20,7 @@ import { slotExpressedCheck } from './slot-expressed.js';
 import { trainingRowsCheck } from './training-rows.js';
 import { trajectoryTagsCheck } from './trajectory-tags.js';
 import { treePathsCheck } from './tree-paths.js';
+import { visualAnswerTextCheck } from './visual-answer-text.js';
 import { visualDistractorsCheck } from './visual-distractors.js';
 import { vitabenchTasksCheck } from './vitabench-tasks.js';
 
@@ -44,6 +45,7 @@ export { keywordCoverage, normaliseText, slotExpressedCheck } from './slot-expre
 export { trainingRowsCheck } from './training-rows.js';
 export { type ParsedStep, parseTrajectoryStep, trajectoryTagsCheck } from './trajectory-tags.js';
 export { pathInSchema, treePathsCheck } from './tree-paths.js';
+export { m2aPhotoAnswersInText, visualAnswerInText, visualAnswerTextCheck } from './visual-answer-text.js';
 export { visualDistractorsCheck, visualQuestionProblems } from './visual-distractors.js';
 export { vitabenchTasksCheck } from './vitabench-tasks.js';
 
@@ -73,4 +75,5 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   // Issue 27: labels a careful annotator accepts.
   driftCausesCheck,
   questionGoldsCheck,
+  visualAnswerTextCheck,
 ];

@@ -1,0 +1,99 @@
+/**
+ * Issue 27's question-form figures of one user (items 5 and 8): personality alignment asked as a
+ * question of its own, alignment levels other than the user's at question time, open RL rows of
+ * questions with several true answers once their options are gone, and questions exported as
+ * two RL rows.
+ */
+import { rlCandidateList } from '../export/samples.js';
+import { BIG_FIVE_TRAITS } from '../schemas/common.js';
+import type { ExportConfig } from '../schemas/export-config.js';
+import type { QaTarget } from '../schemas/plan.js';
+import type { UserIndex } from './types.js';
+
+export function emptyFormCounts() {
+  return {
+    mmeCases: 0,
+    standaloneAlignment: 0,
+    alignedCases: 0,
+    alignmentWrong: 0,
+    rlQuestions: 0,
+    rlTwice: 0,
+    rlOpen: 0,
+    rlOpenSeveral: 0,
+  };
+}
+export type FormCounts = ReturnType<typeof emptyFormCounts>;
+
+/** Tasks that ask for a suggestion: anything else the user likes in the category answers them too. */
+const SUGGESTIONS = new Set([
+  'implicit_preference_recommendation',
+  'generalizing_to_new_scenarios',
+  'provide_preference_aligned_recommendations',
+  'suggest_new_ideas',
+]);
+
+/** Whether the question, without options, has more than one true answer (validation's own reading). */
+export function severalTrueAnswers(index: UserIndex, qa: QaTarget): boolean {
+  const plan = index.bundle.plan;
+  const at = qa.questionTime;
+  if (
+    SUGGESTIONS.has(qa.task) ||
+    (qa.task === 'implicit_intent_recognition' && !/\b(likes|dislikes)\b/i.test(qa.answer))
+  ) {
+    if (qa.task === 'suggest_new_ideas') return true;
+    const item = plan.preferences.find((p) => p.item.toLowerCase() === qa.answer.toLowerCase());
+    const liked = plan.preferences.filter(
+      (p) =>
+        p.polarity === 'like' &&
+        p.category === (item?.category ?? p.category) &&
+        p.validFrom <= at &&
+        (p.validUntil === null || p.validUntil > at),
+    );
+    return liked.length > 1;
+  }
+  if (qa.task !== 'visual_detail_recall') return false;
+  const slot = qa.evidenceSlotIds.map((id) => index.slotsById.get(id)).find((s) => s?.imageId != null);
+  if (slot?.imageId == null) return false;
+  const concept = plan.concepts.find((c) => c.id === slot.refId);
+  const photos = plan.images.filter((image) =>
+    concept === undefined ? image.id === slot.imageId : concept.imageIds.includes(image.id),
+  );
+  const question = qa.question.toLowerCase();
+  const count = /\bhow many\b/.test(question);
+  const values = new Set<string>();
+  for (const photo of photos)
+    for (const o of photo.objects)
+      if (question.includes(o.name.toLowerCase()))
+        values.add(count ? String(o.count) : o.color.toLowerCase());
+  return values.size > 1;
+}
+
+/** Counts one user's question forms (the RL rows as export makes them). */
+export function measureQuestionForms(index: UserIndex, exportConfig: ExportConfig, n: FormCounts): void {
+  const plan = index.bundle.plan;
+  const byId = new Map(plan.qa.map((qa) => [qa.id, qa]));
+  for (const qa of plan.qa) {
+    if (qa.family !== 'persona-mme') continue;
+    n.mmeCases++;
+    if (qa.task === 'personality_alignment' || qa.answerType === 'binary') n.standaloneAlignment++;
+    if (qa.alignment === undefined) continue;
+    n.alignedCases++;
+    const point = plan.personality.filter((p) => p.time <= qa.questionTime).pop();
+    const level = point?.bigFive[qa.alignment.trait as (typeof BIG_FIVE_TRAITS)[number]];
+    const furthest = Math.max(...BIG_FIVE_TRAITS.map((t) => Math.abs((point?.bigFive[t] ?? 3) - 3)));
+    if (level !== qa.alignment.level || Math.abs(level - 3) < furthest) n.alignmentWrong++;
+  }
+  const rows = new Map<string, number>();
+  for (const candidate of rlCandidateList(index.bundle, exportConfig)) {
+    if (candidate.task === 'tree_ops') continue;
+    const qaId = candidate.id.split(':').pop() as string;
+    rows.set(qaId, (rows.get(qaId) ?? 0) + 1);
+    const qa = byId.get(qaId);
+    if (candidate.task === 'open' && qa?.answerType === 'mc') {
+      n.rlOpen++;
+      if (severalTrueAnswers(index, qa)) n.rlOpenSeveral++;
+    }
+  }
+  n.rlQuestions += rows.size;
+  for (const count of rows.values()) if (count > 1) n.rlTwice++;
+}
