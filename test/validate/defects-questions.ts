@@ -69,7 +69,47 @@ const day = (iso: string) =>
     timeZone: 'UTC',
   });
 
+/** A visual-detail question about the fixture's photo (one grey cat). */
+function askCatColour(b: UserBundle): void {
+  const slot = b.plan.slots.find((s) => s.imageId !== null)!;
+  b.plan.qa.push({
+    ...b.plan.qa[0]!,
+    id: 'qa-cat',
+    task: 'visual_detail_recall',
+    question: 'In the photo I showed you, what colour was the cat?',
+    answer: 'Grey',
+    choices: ['Grey', 'Black', 'White', 'Brown'],
+    correctIndex: 0,
+    evidenceSlotIds: [slot.id],
+  });
+}
+
 export const QUESTION_DEFECTS: Defect[] = [
+  {
+    name: "the user's photo turn says the colour a visual question asks",
+    check: 'visual_answer_text',
+    apply(b) {
+      askCatColour(b);
+      const shown = userTurns(b).find((t) => t.images.length > 0)!;
+      shown.text = `${shown.text} This is my gray cat on the sofa.`;
+    },
+  },
+  {
+    name: "the assistant's reply spells out the count a visual question asks",
+    check: 'visual_answer_text',
+    apply(b) {
+      askCatColour(b);
+      const qa = b.plan.qa.at(-1)!;
+      Object.assign(qa, {
+        question: 'How many cats could you see in the photo I shared?',
+        answer: '1',
+        choices: ['1', '2', '3', '4'],
+      });
+      const turns = b.dialogue.sessions.flatMap((s) => s.turns);
+      const reply = turns[turns.findIndex((t) => t.images.length > 0) + 1]!;
+      reply.text = 'What a lovely photo, a single sleepy cat on the sofa!';
+    },
+  },
   {
     name: 'a new dislike explained by a cause for taking something up',
     check: 'drift_causes',
@@ -141,6 +181,13 @@ export const QUESTION_DEFECTS: Defect[] = [
     },
   },
 ];
+
+/** The visual question with a photo turn that names only the photo and its subject, for the negative case. */
+export function askCatColourClean(b: UserBundle): void {
+  askCatColour(b);
+  const shown = userTurns(b).find((t) => t.images.length > 0)!;
+  shown.text = `${shown.text} Meet Tom, my cat - a new photo.`;
+}
 
 /** The same first-mention question with the right date (the drift turn's), for the negative case. */
 export function plantFirstMentionRight(b: UserBundle): void {

@@ -35,8 +35,48 @@ const defectRates = (figures: ReturnType<typeof measure>) =>
 describe('fidelity figures', () => {
   it('are all zero on a clean corpus', () => {
     const figures = measure(corpus());
-    for (const [name, count] of Object.entries(defectRates(figures))) expect(count, name).toBe(0);
+    // The fixture asks every user the same questions with the same answers: the question-only
+    // baseline has its own tests below.
+    const { question_only_baseline: _, ...rates } = defectRates(figures);
+    for (const [name, count] of Object.entries(rates)) expect(count, name).toBe(0);
     expect(figures.unanswerable_qa!.of).toBeGreaterThan(0);
+  });
+
+  it('flag a question-only shortcut: every test answer is the majority train answer of its task', () => {
+    const figure = measure(corpus()).question_only_baseline!;
+    expect(figure).toMatchObject({ kind: 'max', target: 5, ok: false });
+    expect(figure.value).toBeGreaterThan(5);
+  });
+
+  it('pass the question-only baseline when test answers do not follow the train majority', () => {
+    const bundles = corpus();
+    for (const qa of bundles[2]!.plan.qa)
+      if (qa.answerType !== 'open') qa.correctIndex = ((qa.correctIndex ?? 0) + 1) % qa.choices.length;
+    expect(measure(bundles).question_only_baseline).toMatchObject({ ok: true, count: 0 });
+  });
+
+  it('flag a profile field that decides the answer (education pitching tiered explanations)', () => {
+    const bundles = Array.from({ length: 24 }, (_, i) =>
+      buildFixtureUser(`user-${String(i + 1).padStart(4, '0')}`),
+    );
+    bundles.forEach((bundle, i) => {
+      const level = i % 2 === 0 ? 'A detailed, technical explanation' : 'A simple, step-by-step explanation';
+      const qa = bundle.plan.qa[0]!;
+      Object.assign(qa, {
+        task: 'made_up_tiered_task',
+        answer: level,
+        choices: [level, 'Just the formula', 'A poem', 'Nothing'],
+        correctIndex: 0,
+      });
+      for (const snapshot of bundle.memory!.snapshots)
+        snapshot.core = {
+          ...snapshot.core,
+          human: { ...snapshot.core.human, schooling: i % 2 === 0 ? 'doctorate' : 'high school' },
+        };
+    });
+    const figure = measure(bundles).prompt_field_decides_answer!;
+    expect(figure.count).toBeGreaterThan(0);
+    expect(figure.description).toContain('schooling → made_up_tiered_task');
   });
 
   it.each([

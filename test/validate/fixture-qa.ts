@@ -61,9 +61,9 @@ export function buildFixtureQa(
   qa.push({
     ...base,
     id: `${userId}-qa-3`,
-    family: 'persona-mme',
-    task: 'personality_alignment',
-    group: 'Alignment',
+    family: 'locomo',
+    task: 'open_domain',
+    group: 'Knowledge',
     question: 'Would I enjoy a loud party tonight?',
     answer: 'No',
     answerType: 'binary',
