@@ -63,7 +63,7 @@ export function severalTrueAnswers(index: UserIndex, qa: QaTarget): boolean {
   const values = new Set<string>();
   for (const photo of photos)
     for (const o of photo.objects)
-      if (question.includes(o.name.toLowerCase()))
+      if (new RegExp(`\\b${o.name.toLowerCase()}(s|es)?\\b`).test(question))
         values.add(count ? String(o.count) : o.color.toLowerCase());
   return values.size > 1;
 }
