@@ -302,7 +302,7 @@ export const LOW_TRAIT_STYLES: Record<BigFiveTrait, string> = {
 export function alignmentAt(
   plan: Pick<QaContext['plan'], 'personality'>,
   time: number,
-): { trait: BigFiveTrait; level: number; style: string } | null {
+): { trait: BigFiveTrait; level: number; style: string; contrary: string } | null {
   const point = plan.personality.filter((p) => p.time <= isoAt(time)).pop();
   if (point === undefined) return null;
   let best: BigFiveTrait | null = null;
@@ -310,7 +310,8 @@ export function alignmentAt(
     if (best === null || Math.abs(point.bigFive[trait] - 3) > Math.abs(point.bigFive[best] - 3)) best = trait;
   if (best === null || Math.abs(point.bigFive[best] - 3) < 1) return null;
   const level = point.bigFive[best];
-  return { trait: best, level, style: level > 3 ? TRAIT_STYLES[best] : LOW_TRAIT_STYLES[best] };
+  const [high, low] = [TRAIT_STYLES[best], LOW_TRAIT_STYLES[best]];
+  return { trait: best, level, style: level > 3 ? high : low, contrary: level > 3 ? low : high };
 }
 
 /** LoCoMo adversarial: about someone never mentioned — "Not mentioned" is the right answer. */

@@ -241,10 +241,16 @@ export const QaTarget = z
     /**
      * Persona-MME's personality alignment, a property of a primary case (not a question of its
      * own): the trait the user is furthest from the middle on at question time, their level
-     * (1-5) and the reply style that suits it.
+     * (1-5), the reply style that suits it and the one that does not.
      */
     alignment: z
-      .object({ trait: z.string(), level: z.number().min(1).max(5), style: z.string() })
+      .object({
+        trait: z.string(),
+        level: z.number().min(1).max(5),
+        style: z.string(),
+        /** The style that suits the other end of the trait (Persona-MME's rejected reply). */
+        contrary: z.string(),
+      })
       .strict()
       .optional(),
   })

@@ -40,3 +40,12 @@ describe('drift causes', () => {
     expect(causeValence('I had a bad experience last time')).toBe(-1);
   });
 });
+
+describe('visual answer reading', () => {
+  it('does not read a count across a function word', () => {
+    expect(valueReadable('I saw an ad for kite surfing at midnight', 'kite', 'count', '1')).toBe(false);
+    expect(valueReadable('compare two options for books side by side', 'book', 'count', '2')).toBe(false);
+    expect(valueReadable('I bought a new pair of sneakers', 'sneaker', 'count', '2')).toBe(true);
+    expect(valueReadable('a small yellow ball on the grass', 'ball', 'count', '1')).toBe(true);
+  });
+});

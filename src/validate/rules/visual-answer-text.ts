@@ -13,6 +13,8 @@ const COUNT_FORMS: Record<number, string[]> = {
 };
 const COLOUR_VARIANTS: Record<string, string[]> = { grey: ['gray'], gray: ['grey'], purple: ['violet'] };
 
+const FUNCTION_WORDS =
+  'for|of|to|in|on|at|with|and|or|but|the|a|an|my|your|his|her|their|our|its|this|that|these|those|about|from|by|as|into|is|are|was|were|be|it|i|you|we|they|some|any';
 const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Singular and plural forms of an object name. */
 function nounForms(name: string): string[] {
@@ -33,7 +35,9 @@ export function valueReadable(
       ? [value, NUMBER_WORDS[Number(value)] ?? value, ...(COUNT_FORMS[Number(value)] ?? [])]
       : [value.toLowerCase(), ...(COLOUR_VARIANTS[value.toLowerCase()] ?? [])];
   const pattern = new RegExp(
-    `\\b(${words.map(escapeRe).join('|')})\\s+(?:[a-z-]+\\s+){0,2}(${nouns})\\b`,
+    // Up to two modifiers between ("two purple kites", "a small yellow ball"), never a function
+    // word: "an ad for kite surfing" says nothing about a kite.
+    `\\b(${words.map(escapeRe).join('|')})\\s+(?:(?!(?:${FUNCTION_WORDS})\\b)[a-z-]+\\s+){0,2}(${nouns})\\b`,
     'i',
   );
   return text.split(/[.!?;:\n]/).some((sentence) => pattern.test(sentence));
