@@ -4,6 +4,7 @@
  * questions with several true answers once their options are gone, and questions exported as
  * two RL rows.
  */
+import { stemmer } from 'stemmer';
 import { rlCandidateList } from '../export/samples.js';
 import { BIG_FIVE_TRAITS } from '../schemas/common.js';
 import type { ExportConfig } from '../schemas/export-config.js';
@@ -20,6 +21,8 @@ export function emptyFormCounts() {
     rlTwice: 0,
     rlOpen: 0,
     rlOpenSeveral: 0,
+    mcQuestions: 0,
+    nearDuplicateOptions: 0,
   };
 }
 export type FormCounts = ReturnType<typeof emptyFormCounts>;
@@ -68,11 +71,38 @@ export function severalTrueAnswers(index: UserIndex, qa: QaTarget): boolean {
   return values.size > 1;
 }
 
+/** Stems of an option's words (Porter, the `stemmer` package). */
+const stems = (text: string) =>
+  new Set((text.toLowerCase().match(/[a-z0-9']+/g) ?? []).map((w) => stemmer(w)));
+
+/**
+ * Whether two options of one question name the same thing for a reader: the same stems, or a
+ * short option whose stems all recur in another with one more word ("Peanuts", "Salted peanuts").
+ */
+export function sameThing(a: string, b: string): boolean {
+  const sequence = (text: string) => [...stems(text)].join(' ');
+  // The same stems in the same order ("Peanut" / "Peanuts"); in another order is another answer.
+  if (sequence(a) === sequence(b)) return true;
+  const [x, y] = [stems(a), stems(b)];
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  return (
+    small.size > 0 &&
+    large.size <= 4 &&
+    large.size - small.size === 1 &&
+    [...small].every((s) => large.has(s))
+  );
+}
+
 /** Counts one user's question forms (the RL rows as export makes them). */
 export function measureQuestionForms(index: UserIndex, exportConfig: ExportConfig, n: FormCounts): void {
   const plan = index.bundle.plan;
   const byId = new Map(plan.qa.map((qa) => [qa.id, qa]));
   for (const qa of plan.qa) {
+    if (qa.answerType === 'mc') {
+      n.mcQuestions++;
+      if (qa.choices.some((a, i) => qa.choices.some((b, j) => i < j && sameThing(a, b))))
+        n.nearDuplicateOptions++;
+    }
     if (qa.family !== 'persona-mme') continue;
     n.mmeCases++;
     if (qa.task === 'personality_alignment' || qa.answerType === 'binary') n.standaloneAlignment++;

@@ -78,6 +78,12 @@ function questionFigures(n: ReturnType<typeof emptyFidelityCounts>): Record<stri
       n.rlOpen,
       0,
     ),
+    near_duplicate_options: defect(
+      'multiple-choice questions with two options naming the same thing ("Peanuts" / "Salted peanuts")',
+      n.nearDuplicateOptions,
+      n.mcQuestions,
+      0,
+    ),
     rl_question_twice: defect(
       'questions exported as two RL rows (multiple choice and open)',
       n.rlTwice,

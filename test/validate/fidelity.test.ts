@@ -4,6 +4,7 @@ import { createFidelityMeter } from '../../src/validate/fidelity.js';
 import { RULE_CHECKS } from '../../src/validate/rules/index.js';
 import { indexUser, type RuleFailure, type UserBundle } from '../../src/validate/types.js';
 import { DEFECTS } from './defects.js';
+import { QUESTION_DEFECTS } from './defects-questions.js';
 import { buildFixtureUser } from './fixture.js';
 
 const options = { config: ValidateConfig.parse({}), imageExists: () => true };
@@ -137,6 +138,30 @@ describe('fidelity figures', () => {
         const qa = b[0]!.plan.qa.find((q) => q.evidenceSlotIds.length > 0)!;
         const turn = indexUser(b[0]!).turnBySlot.get(qa.evidenceSlotIds[0]!)!.turn;
         turn.text = 'Nothing much happened today.';
+      },
+    ],
+    ...QUESTION_DEFECTS.map((defect): [string, (b: UserBundle[]) => void] => [
+      { visual_answer_text: 'visual_answer_in_text', drift_causes: 'drift_cause_direction' }[
+        defect.check as 'drift_causes'
+      ] ?? 'wrong_golds',
+      (b) => defect.apply(b[0]!, null),
+    ]),
+    [
+      'near_duplicate_options',
+      (b: UserBundle[]) => {
+        b[0]!.plan.qa[0]!.choices[1] = `Salted ${b[0]!.plan.qa[0]!.choices[0]}`;
+      },
+    ],
+    [
+      'standalone_alignment_questions',
+      (b: UserBundle[]) => {
+        Object.assign(b[0]!.plan.qa[3]!, { family: 'persona-mme', task: 'personality_alignment' });
+      },
+    ],
+    [
+      'alignment_level_errors',
+      (b: UserBundle[]) => {
+        b[0]!.plan.qa[0]!.alignment = { trait: 'openness', level: 1, style: 'x', contrary: 'y' };
       },
     ],
   ])('catch a planted defect: %s', (name, plant) => {

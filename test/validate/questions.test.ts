@@ -49,3 +49,15 @@ describe('visual answer reading', () => {
     expect(valueReadable('a small yellow ball on the grass', 'ball', 'count', '1')).toBe(true);
   });
 });
+
+describe('near-duplicate options', () => {
+  it('reads options naming the same thing, not reorderings or conditions', async () => {
+    const { sameThing } = await import('../../src/validate/fidelity-questions.js');
+    expect(sameThing('Peanuts', 'Salted peanuts')).toBe(true);
+    expect(sameThing('Karaoke', 'Karaoke nights')).toBe(true);
+    expect(sameThing('Peanut', 'Peanuts')).toBe(true);
+    expect(sameThing('likes tea -> dislikes tea', 'dislikes tea -> likes tea')).toBe(false);
+    expect(sameThing('Likes tea', 'Likes tea when travelling abroad')).toBe(false);
+    expect(sameThing('Likes tea', 'Dislikes tea')).toBe(false);
+  });
+});
