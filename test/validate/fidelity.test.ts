@@ -147,6 +147,31 @@ describe('fidelity figures', () => {
       (b) => defect.apply(b[0]!, null),
     ]),
     [
+      'prompt_stale_preferences',
+      (b: UserBundle[]) => {
+        const user = b[0]!;
+        const first = user.dialogue.sessions[0]!.turns[0]!.time;
+        user.plan.preferences.push({
+          id: 'pref-tea',
+          category: 'food',
+          slot: 'food.tea',
+          item: 'green tea',
+          polarity: 'like',
+          keywords: ['tea'],
+          validFrom: first,
+          validUntil: user.dialogue.sessions[1]!.turns[0]!.time,
+          origin: 'initial',
+          condition: null,
+        });
+        // Core memory words it its own way, so the prompt's filter of exact entries keeps it.
+        for (const snapshot of user.memory!.snapshots)
+          snapshot.core = {
+            ...snapshot.core,
+            human: { ...snapshot.core.human, preferences: 'likes green tea a lot' },
+          };
+      },
+    ],
+    [
       'near_duplicate_options',
       (b: UserBundle[]) => {
         b[0]!.plan.qa[0]!.choices[1] = `Salted ${b[0]!.plan.qa[0]!.choices[0]}`;
