@@ -97,15 +97,15 @@ export function promptSnapshotTime(plan: Pick<UserPlan, 'slots'>, qa: QaTarget):
   return new Date(Math.min(earliest - 1, Date.parse(qa.questionTime))).toISOString();
 }
 
-const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1).toLowerCase()}`;
-
-function questionMessages(bundle: RowSource, qa: QaTarget, open = false): Message[] {
+function questionMessages(bundle: RowSource, qa: QaTarget, open = false, candidate?: string): Message[] {
   const snapshot =
     bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, promptSnapshotTime(bundle.plan, qa));
   const options =
-    open || qa.answerType === 'open'
-      ? ''
-      : `\nOptions:\n${qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`).join('\n')}`;
+    candidate !== undefined
+      ? `\nIs the answer "${candidate}"? Reply Yes or No.`
+      : open || qa.answerType === 'open'
+        ? ''
+        : `\nOptions:\n${qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`).join('\n')}`;
   return [
     { role: 'system', content: `${PROMPTS.reasoning}\n\n${questionProfile(snapshot, bundle.plan, qa)}` },
     { role: 'user', content: `[${formatMinute(qa.questionTime)}] ${qa.question}${options}` },
@@ -220,9 +220,9 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
       bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
     // One form per question (rl-form.ts): multiple choice, open (one true answer without the
     // options, judged against the planned answer text) or yes/no.
-    const form = rlForm(userId, qa);
+    const { form, candidate: asked, solution } = rlForm(userId, qa);
     const id = `${userId}:${form}:${qa.id}`;
-    const messages = () => questionMessages(bundle, qa, form !== 'mc');
+    const messages = () => questionMessages(bundle, qa, form !== 'mc', asked);
     yield candidate<RlRow>(
       id,
       form,
@@ -233,8 +233,7 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
         answer_type: form,
         messages: messages(),
         images: [],
-        solution:
-          form === 'mc' ? canonicalAnswer(qa) : form === 'binary' ? capitalize(qa.answer.trim()) : qa.answer,
+        solution: solution ?? (form === 'mc' ? canonicalAnswer(qa) : qa.answer),
         choices:
           form === 'mc'
             ? qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`)

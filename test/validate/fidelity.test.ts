@@ -209,20 +209,21 @@ describe('fidelity figures', () => {
   });
 
   it("measure the LoCoMo mix against the pipeline's configured weights, the real file's by default", () => {
-    // The fixture asks one single-hop (category 4) and one adversarial (category 5) question a user.
+    // The fixture asks one single-hop (category 4), one yes/no open-domain (category 3) and one
+    // adversarial (category 5) question a user.
     const published = measure(corpus());
     // The real file's mix (14/16/5/42/22 of 99 questions in 100) is the default target.
-    expect(published.locomo_category_4).toMatchObject({ value: 50, target: 42.4, ok: false });
+    expect(published.locomo_category_4).toMatchObject({ value: 33.3, target: 42.4, ok: false });
     expect(published.locomo_category_4!.description).toContain('real file: 42%');
     const configured = measure(corpus(), {
       multi_hop: 0,
       temporal: 0,
-      open_domain: 0,
+      open_domain: 1,
       single_hop: 1,
       adversarial: 1,
     });
-    expect(configured.locomo_category_4).toMatchObject({ value: 50, target: 50, ok: true });
-    expect(configured.locomo_category_5).toMatchObject({ value: 50, target: 50, ok: true });
+    expect(configured.locomo_category_4).toMatchObject({ value: 33.3, target: 33.3, ok: true });
+    expect(configured.locomo_category_5).toMatchObject({ value: 33.3, target: 33.3, ok: true });
     expect(configured.locomo_category_1).toMatchObject({ value: 0, target: 0, ok: true });
     expect(configured.locomo_category_4!.description).toContain('configured; real file: 42%');
   });

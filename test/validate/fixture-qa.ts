@@ -30,6 +30,13 @@ export function buildFixtureQa(
     choices: [slots[0]!.keywords[0]!, 'plain rice', 'green salad', 'tomato soup'],
     correctIndex: 0,
     evidenceSlotIds: [slots[0]!.id],
+    // Personality alignment is judged within a primary case (Persona-MME's appendix).
+    alignment: {
+      trait: 'openness',
+      level: 4,
+      style: 'suggesting something unconventional I have never tried',
+      contrary: 'sticking to familiar, proven options',
+    },
   });
   qa.push({
     ...base,
@@ -70,6 +77,7 @@ export function buildFixtureQa(
     choices: ['Yes', 'No'],
     correctIndex: 1,
     evidenceSlotIds: [slots[0]!.id],
+    locomoCategory: 3,
   });
   qa.push({
     ...base,
