@@ -80,7 +80,8 @@ const stems = (text: string) =>
  * short option whose stems all recur in another with one more word ("Peanuts", "Salted peanuts").
  */
 export function sameThing(a: string, b: string): boolean {
-  const sequence = (text: string) => [...stems(text)].join(' ');
+  const sequence = (text: string) =>
+    (text.toLowerCase().match(/[a-z0-9']+/g) ?? []).map((w) => stemmer(w)).join(' ');
   // The same stems in the same order ("Peanut" / "Peanuts"); in another order is another answer.
   if (sequence(a) === sequence(b)) return true;
   const [x, y] = [stems(a), stems(b)];

@@ -59,5 +59,11 @@ describe('near-duplicate options', () => {
     expect(sameThing('likes tea -> dislikes tea', 'dislikes tea -> likes tea')).toBe(false);
     expect(sameThing('Likes tea', 'Likes tea when travelling abroad')).toBe(false);
     expect(sameThing('Likes tea', 'Dislikes tea')).toBe(false);
+    expect(
+      sameThing(
+        'likes tea -> no longer likes tea -> likes tea',
+        'likes tea -> no longer likes tea -> likes tea -> no longer likes tea',
+      ),
+    ).toBe(false);
   });
 });
