@@ -279,7 +279,10 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
         [...steps].reverse().join(' -> '),
         ...(steps.length > 2 ? [steps.slice(1).join(' -> ')] : []),
         ended ? held.join(' -> ') : `${answer} -> no longer ${describePreference(latest)}`,
-        ...preferenceDistractors(context, latest, time).map(swapLast),
+        // Never a history that repeats its state ("likes X -> likes X").
+        ...preferenceDistractors(context, latest, time)
+          .map(swapLast)
+          .filter((text) => !/(^|-> )([^>]+) -> \2( ->|$)/i.test(text)),
       ],
       evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
       retrievalKeywords: keywords,
