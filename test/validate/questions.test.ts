@@ -47,6 +47,7 @@ describe('visual answer reading', () => {
     expect(valueReadable('compare two options for books side by side', 'book', 'count', '2')).toBe(false);
     expect(valueReadable('I bought a new pair of sneakers', 'sneaker', 'count', '2')).toBe(true);
     expect(valueReadable('a small yellow ball on the grass', 'ball', 'count', '1')).toBe(true);
+    expect(valueReadable('would it help to set a books goal for a week', 'book', 'count', '1')).toBe(false);
   });
 });
 

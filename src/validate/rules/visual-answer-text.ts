@@ -29,7 +29,11 @@ export function valueReadable(
   attribute: 'count' | 'color',
   value: string,
 ): boolean {
-  const nouns = nounForms(object).map(escapeRe).join('|');
+  // "a book" says one, "two books" says two; "a books goal" says nothing about a count.
+  const forms = nounForms(object);
+  const nouns = (attribute === 'count' ? (value === '1' ? forms.slice(0, 1) : forms.slice(1)) : forms)
+    .map(escapeRe)
+    .join('|');
   const words =
     attribute === 'count'
       ? [value, NUMBER_WORDS[Number(value)] ?? value, ...(COUNT_FORMS[Number(value)] ?? [])]
