@@ -3,8 +3,10 @@ import type { ExportConfig, RlTaskName, SftTaskName } from '../schemas/export-co
 import type { EvidenceSlot, QaTarget, UserPlan } from '../schemas/plan.js';
 import { joinPath } from './eval/persona-mme.js';
 import { PROMPTS } from './prompts.js';
+import { questionProfile } from './question-profile.js';
 import type { ExportBundle } from './read-run.js';
-import { type Message, renderProfile, renderTraceInput, snapshotAt } from './render.js';
+import { type Message, renderTraceInput, snapshotAt } from './render.js';
+import { rlForm } from './rl-form.js';
 import { formatMinute, optionLabel } from './time-format.js';
 
 /** One SFT row (ms-swift `messages`, plus `images` and the `task` column). */
@@ -95,15 +97,17 @@ export function promptSnapshotTime(plan: Pick<UserPlan, 'slots'>, qa: QaTarget):
   return new Date(Math.min(earliest - 1, Date.parse(qa.questionTime))).toISOString();
 }
 
-function questionMessages(bundle: RowSource, qa: QaTarget, open = false): Message[] {
+function questionMessages(bundle: RowSource, qa: QaTarget, open = false, candidate?: string): Message[] {
   const snapshot =
     bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, promptSnapshotTime(bundle.plan, qa));
   const options =
-    open || qa.answerType === 'open'
-      ? ''
-      : `\nOptions:\n${qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`).join('\n')}`;
+    candidate !== undefined
+      ? `\nIs the answer "${candidate}"? Reply Yes or No.`
+      : open || qa.answerType === 'open'
+        ? ''
+        : `\nOptions:\n${qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`).join('\n')}`;
   return [
-    { role: 'system', content: `${PROMPTS.reasoning}\n\n${renderProfile(snapshot)}` },
+    { role: 'system', content: `${PROMPTS.reasoning}\n\n${questionProfile(snapshot, bundle.plan, qa)}` },
     { role: 'user', content: `[${formatMinute(qa.questionTime)}] ${qa.question}${options}` },
   ];
 }
@@ -241,58 +245,35 @@ export function* rlCandidateList(bundle: RowSource, config: ExportConfig): Gener
     const photo = questionPhoto(bundle, qa, imagePath);
     const snapshot = () =>
       bundle.memory === null ? null : snapshotAt(bundle.memory.snapshots, qa.questionTime);
-    const id = `${userId}:${qa.answerType}:${qa.id}`;
+    // One form per question (rl-form.ts): multiple choice, open (one true answer without the
+    // options, judged against the planned answer text) or yes/no.
+    const { form, candidate: asked, solution } = rlForm(userId, qa);
+    const id = `${userId}:${form}:${qa.id}`;
+    const messages = () => questionMessages(bundle, qa, form !== 'mc', asked);
     yield candidate<RlRow>(
       id,
-      qa.answerType,
+      form,
       () => ({
         id,
         user_id: userId,
-        task: qa.answerType,
-        answer_type: qa.answerType,
-        messages: withPhoto(questionMessages(bundle, qa), photo),
+        task: form,
+        answer_type: form,
+        messages: withPhoto(messages(), photo),
         images: photo === null ? [] : [photo],
-        solution: canonicalAnswer(qa),
+        solution: solution ?? (form === 'mc' ? canonicalAnswer(qa) : qa.answer),
         choices:
-          qa.answerType === 'mc'
+          form === 'mc'
             ? qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`)
-            : [...qa.choices],
+            : form === 'binary'
+              ? ['Yes', 'No']
+              : [],
         gt_ops: '',
         question_time: formatMinute(qa.questionTime),
         // Key order is the schema's (records are parsed by zod), so plain JSON is byte-stable.
         memory_snapshot: snapshotJson(snapshot()),
       }),
-      () => ({
-        messages: withPhoto(questionMessages(bundle, qa), photo),
-        images: photo === null ? [] : [photo],
-      }),
+      () => ({ messages: withPhoto(messages(), photo), images: photo === null ? [] : [photo] }),
     );
-    // Open-ended verifiable variant (PersonaVLM's RL mix): the same in-situ question without
-    // options, judged against the planned answer text.
-    if (qa.answerType === 'mc') {
-      const openId = `${userId}:open:${qa.id}`;
-      yield candidate<RlRow>(
-        openId,
-        'open',
-        () => ({
-          id: openId,
-          user_id: userId,
-          task: 'open',
-          answer_type: 'open',
-          messages: withPhoto(questionMessages(bundle, qa, true), photo),
-          images: photo === null ? [] : [photo],
-          solution: qa.answer,
-          choices: [],
-          gt_ops: '',
-          question_time: formatMinute(qa.questionTime),
-          memory_snapshot: snapshotJson(snapshot()),
-        }),
-        () => ({
-          messages: withPhoto(questionMessages(bundle, qa, true), photo),
-          images: photo === null ? [] : [photo],
-        }),
-      );
-    }
   }
   for (const trace of bundle.memory?.traces ?? []) {
     if (trace.task !== 'tree_ops') continue;

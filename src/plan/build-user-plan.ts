@@ -6,7 +6,7 @@ import type { DriftEvent, EvidenceSlot, Goal, ImageRef, Preference, UserPlan } f
 import { type PlanConfig, resolvePlanSettings } from '../schemas/plan-config.js';
 import { createRng } from '../util/rng.js';
 import { allocateRounds, multimodalCount } from './allocate.js';
-import { CAUSES_BY_TYPE, IMPLICIT_CAUSES } from './catalogue/life-catalogue.js';
+import { CAUSES_BY_DIRECTION, driftDirection, IMPLICIT_CAUSES } from './catalogue/life-catalogue.js';
 import { planImages } from './image-slots.js';
 import { changeRelationship, drawGoals, drawHabits, drawPeople, drawPersonalityShift } from './life.js';
 import { baseSlot, createPreferencePool, type PreferenceChoice } from './preference-pool.js';
@@ -173,7 +173,8 @@ export function buildUserPlan(input: BuildUserPlanInput, options: BuildUserPlanO
       const known = candidates.filter((preference) => mentioned.has(preference.id));
       const type = wanted !== 'add' && candidates.length === 0 ? 'add' : wanted;
       const implicit = ev.chance(settings.drift.implicitRatio);
-      const cause = ev.pick(implicit ? IMPLICIT_CAUSES : CAUSES_BY_TYPE[type]);
+      // The cause is drawn here (one draw, as before) and read once the change's direction is known.
+      const causeDraw = ev.next();
       let previous: Preference | null = null;
       let next: Preference | null = null;
       if (type === 'add') {
@@ -209,6 +210,8 @@ export function buildUserPlan(input: BuildUserPlanInput, options: BuildUserPlanO
         }
       }
       if (kind === 'drift') {
+        const causes = implicit ? IMPLICIT_CAUSES : CAUSES_BY_DIRECTION[driftDirection(next, previous)];
+        const cause = causes[Math.floor(causeDraw * causes.length)] as string;
         const event: DriftEvent = {
           id: makeId('drift', drift.length + 1),
           type,

@@ -3,11 +3,11 @@ import type { QaConfig } from '../schemas/plan-config.js';
 import type { Rng } from '../util/rng.js';
 import {
   adversarial,
+  alignmentAt,
   conceptName,
   goalIntent,
   goalTracking,
   habitRecall,
-  personalityAlignment,
   personName,
   relationRecognition,
   relationshipDynamics,
@@ -44,7 +44,6 @@ const KERNELS: Record<string, Kernel[]> = {
   relationship_dynamics_comprehension: [relationshipDynamics],
   tiered_explanation_delivery: [tieredExplanation],
   generalizing_to_new_scenarios: [recommendation],
-  personality_alignment: [personalityAlignment],
   recall_user_shared_facts: [habitRecall, personName, goalIntent, latestPreference],
   suggest_new_ideas: [suggestNew],
   acknowledge_latest_user_preferences: [latestPreference],
@@ -118,6 +117,10 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
       if (target !== null) break;
     }
     if (target !== null) {
+      // Personality alignment is judged on primary Persona-MME cases (the paper's 406), not asked on its own.
+      const alignment =
+        target.family === 'persona-mme' ? alignmentAt(plan, Date.parse(target.questionTime)) : null;
+      if (alignment !== null) target.alignment = alignment;
       asked.add(question);
       targets.push(target);
     }

@@ -106,6 +106,8 @@ export const visualDetail: Kernel = (context, time) => {
         distractors: askCount ? counts : colours,
         evidence: [slot],
         retrievalKeywords: [...slot.keywords, object.name],
+        // Several photos of the concept with different values: without options, each is true.
+        openable: (askCount ? takenCounts : takenColours).size <= 1,
       };
     }
   }
@@ -280,29 +282,37 @@ export const tieredExplanation: Kernel = (context, time) => {
   };
 };
 
-/** Yes when the trait that last shifted went up (the user said they feel more that way), else No. */
-export const personalityAlignment: Kernel = (context, time) => {
-  const slots = (context.slotsByKind.get('personality') ?? []).filter((slot) => slot.time < isoAt(time));
-  const slot = slots[slots.length - 1];
-  if (slot === undefined) return null;
-  const index = Number(slot.refId.split('-').pop());
-  const point = context.plan.personality[index];
-  const before = context.plan.personality[index - 1];
-  if (point === undefined || before === undefined) return null;
-  const trait = BIG_FIVE_TRAITS.find((name) => point.bigFive[name] !== before.bigFive[name]) ?? 'openness';
-  return {
-    question: ask(
-      context,
-      `Would ${TRAIT_STYLES[trait]} suit me right now?`,
-      `Is ${TRAIT_STYLES[trait]} a good fit for me at the moment?`,
-    ),
-    // The direction the user stated ("I feel more outgoing lately"), not a hidden threshold.
-    answer: point.bigFive[trait] > before.bigFive[trait] ? 'Yes' : 'No',
-    distractors: [],
-    evidence: [slot],
-    retrievalKeywords: [...slot.keywords, trait],
-  };
+/** Reply styles that suit a low score of each trait. */
+export const LOW_TRAIT_STYLES: Record<BigFiveTrait, string> = {
+  openness: 'sticking to familiar, proven options',
+  conscientiousness: 'a loose outline without a rigid plan',
+  extraversion: 'a calm, brief reply with quiet ideas',
+  agreeableness: 'a direct, no-nonsense reply',
+  neuroticism: 'a matter-of-fact reply without extra reassurance',
 };
+
+/**
+ * Persona-MME's personality alignment as a property of a primary case: the trait the user is
+ * furthest from the middle (3) on at question time — from their level then, not the direction of
+ * their last change — with the reply style that suits that level; null when every trait is within
+ * half a point of the middle.
+ *
+ * @example alignmentAt(plan, time) // { trait: 'neuroticism', level: 5, style: 'extra reassurance …' }
+ */
+export function alignmentAt(
+  plan: Pick<QaContext['plan'], 'personality'>,
+  time: number,
+): { trait: BigFiveTrait; level: number; style: string; contrary: string } | null {
+  const point = plan.personality.filter((p) => p.time <= isoAt(time)).pop();
+  if (point === undefined) return null;
+  let best: BigFiveTrait | null = null;
+  for (const trait of BIG_FIVE_TRAITS)
+    if (best === null || Math.abs(point.bigFive[trait] - 3) > Math.abs(point.bigFive[best] - 3)) best = trait;
+  if (best === null || Math.abs(point.bigFive[best] - 3) < 1) return null;
+  const level = point.bigFive[best];
+  const [high, low] = [TRAIT_STYLES[best], LOW_TRAIT_STYLES[best]];
+  return { trait: best, level, style: level > 3 ? high : low, contrary: level > 3 ? low : high };
+}
 
 /** LoCoMo adversarial: about someone never mentioned — "Not mentioned" is the right answer. */
 export const adversarial: Kernel = (context, time) => {

@@ -3,7 +3,7 @@
  * drift; the preference kernels they share helpers with are in `preference-kernels.ts`.
  */
 import { preferenceAnswer } from '../plan/statements.js';
-import type { EvidenceSlot, Preference } from '../schemas/plan.js';
+import type { Preference } from '../schemas/plan.js';
 import { MONTH_NAMES as MONTHS } from '../util/months.js';
 import { base, capitalize, driftsBefore, preferenceById, slotTopic } from './preference-kernels.js';
 import {
@@ -41,13 +41,24 @@ export const temporal: Kernel = (context, time) => {
 
 /**
  * Temporal without drift: the date the user first told of a preference they still hold (LoCoMo's
- * time questions are about when something was said or done; the session date answers it).
+ * time questions are about when something was said or done; the session date answers it). The
+ * first telling is the earliest turn stating the same thing — the preference's own mentions, the
+ * drift turn that opened it, and those of an earlier spell of the same preference (held, dropped
+ * and taken up again).
  */
 export const firstMention: Kernel = (context, time) => {
-  const known = knownPreferences(context, time, (p) => slotsBefore(context, p.id, time).length > 0);
+  const known = knownPreferences(context, time);
   if (known.length === 0) return null;
   const preference = context.rng.pick(known);
-  const first = slotsBefore(context, preference.id, time)[0] as EvidenceSlot;
+  const same = (p: Preference) =>
+    p.item === preference.item &&
+    p.polarity === preference.polarity &&
+    (p.condition?.when ?? null) === (preference.condition?.when ?? null);
+  const first = context.plan.preferences
+    .filter(same)
+    .flatMap((p) => preferenceEvidence(context, p, time))
+    .sort((a, b) => compareIso(a.time, b.time))[0];
+  if (first === undefined) return null;
   const when = preference.condition === null ? '' : ` ${preference.condition.when}`;
   return {
     question: ask(

@@ -171,6 +171,8 @@ export const recommendation: Kernel = (context, time, spec) => {
     evidence: preferenceEvidence(context, preference, time),
     retrievalKeywords: [...preference.keywords, preference.category],
     topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
+    // Without its options, anything else the user likes is a good suggestion too.
+    openable: false,
   };
 };
 
@@ -208,19 +210,29 @@ export function chainText(chain: Preference[]): string {
   return chain.map((p) => describePreference(p)).join(' -> ');
 }
 
+/** True when a delete drift at or before `time` ended `preference` (the user said they no longer hold it). */
+function deletedBy(context: QaContext, preference: Preference, time: number): boolean {
+  return context.plan.drift.some(
+    (event) =>
+      event.type === 'delete' && event.previousPreferenceId === preference.id && event.time <= isoAt(time),
+  );
+}
+
 /**
- * A slot's history up to `time` in PersonaMem's arrow form; a final deletion reads
- * "… -> no longer likes X".
+ * A slot's history up to `time` in PersonaMem's arrow form; every deletion in it — the last state's
+ * or one in the middle ("likes X -> no longer likes X -> likes X" when the user took X up again) —
+ * reads "-> no longer likes X".
  */
 export function evolutionText(context: QaContext, chain: Preference[], time: number): string {
-  const last = chain[chain.length - 1];
-  const deleted =
-    last !== undefined &&
-    context.plan.drift.some(
-      (event) =>
-        event.type === 'delete' && event.previousPreferenceId === last.id && event.time <= isoAt(time),
-    );
-  return deleted ? `${chainText(chain)} -> no longer ${describePreference(last)}` : chainText(chain);
+  return evolutionSteps(context, chain, time).join(' -> ');
+}
+
+/** The steps of `evolutionText`, oldest first. */
+export function evolutionSteps(context: QaContext, chain: Preference[], time: number): string[] {
+  return chain.flatMap((p) => {
+    const state = describePreference(p);
+    return deletedBy(context, p, time) ? [state, `no longer ${state}`] : [state];
+  });
 }
 
 const flipped = (p: Preference): Preference => ({
@@ -247,10 +259,15 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
   const keywords = [...previous.keywords, ...(next?.keywords ?? []), topic];
   if (spec.task === 'track_full_preference_evolution') {
     const latest = chain[chain.length - 1] as Preference;
-    const head = chain.slice(0, -1);
+    const steps = evolutionSteps(context, chain, time);
+    const answer = steps.join(' -> ');
+    const ended = steps[steps.length - 1]?.startsWith('no longer ') === true;
+    // Wrong histories built from the true steps: reversed, missing its start, with the end
+    // claimed to hold (or to have stopped) when it did not, or with another last state.
+    const held = ended ? steps.slice(0, -1) : steps;
+    const head = held.slice(0, -1);
     const swapLast = (text: string) =>
-      `${chainText(head)}${head.length > 0 ? ' -> ' : ''}${text.charAt(0).toLowerCase()}${text.slice(1)}`;
-    const answer = evolutionText(context, chain, time);
+      [...head, `${text.charAt(0).toLowerCase()}${text.slice(1)}`].join(' -> ');
     return {
       question: ask(
         context,
@@ -259,13 +276,13 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
       ),
       answer,
       distractors: [
-        chainText([...chain].reverse()),
-        ...(chain.length > 2 ? [chainText(chain.slice(1))] : []),
-        // Claiming the last state still holds (or stopped) when it did not.
-        answer === chainText(chain)
-          ? `${chainText(chain)} -> no longer ${describePreference(latest)}`
-          : chainText(chain),
-        ...preferenceDistractors(context, latest, time).map(swapLast),
+        [...steps].reverse().join(' -> '),
+        ...(steps.length > 2 ? [steps.slice(1).join(' -> ')] : []),
+        ended ? held.join(' -> ') : `${answer} -> no longer ${describePreference(latest)}`,
+        // Never a history that repeats its state ("likes X -> likes X").
+        ...preferenceDistractors(context, latest, time)
+          .map(swapLast)
+          .filter((text) => !/(^|-> )([^>]+) -> \2( ->|$)/i.test(text)),
       ],
       evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
       retrievalKeywords: keywords,
@@ -370,5 +387,7 @@ export const suggestNew: Kernel = (context, time) => {
       .sort((a, b) => compareIso(a.time, b.time)),
     retrievalKeywords: [preference.category, ...preference.keywords],
     topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
+    // Any idea the user has not brought up answers it.
+    openable: false,
   };
 };

@@ -31,6 +31,8 @@ export interface QaDraft {
   unanswerable?: boolean;
   /** PersonaMem topic (the CSV's `topic` column) of what the question is about. */
   topic?: string;
+  /** False when, without its options, the question has more than one true answer. */
+  openable?: boolean;
 }
 
 /**
@@ -184,6 +186,22 @@ function norm(text: string): string {
   return text.trim().toLowerCase();
 }
 
+/** Word set of an option, lower-cased. */
+const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []);
+
+/**
+ * Two short options that name the same thing ("Peanuts" / "Salted peanuts", "Karaoke" /
+ * "Karaoke nights"): the same words, or one's words and a single extra word — a reader cannot
+ * tell which one the user meant.
+ */
+function nearDuplicate(a: string, b: string): boolean {
+  const [x, y] = [words(a), words(b)];
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  // Same words in another order ("likes tea -> dislikes tea" reversed) is another answer.
+  if (small.size === 0 || large.size > 4 || large.size - small.size !== 1) return false;
+  return [...small].every((word) => large.has(word));
+}
+
 /**
  * Builds the final target: options for mc (answer + 3 distinct distractors, shuffled) or yes/no
  * for binary; null when there are not enough distinct distractors.
@@ -207,7 +225,7 @@ export function finishTarget(
       const option = pool[swap] as string;
       pool[swap] = pool[index] as string;
       const key = norm(option);
-      if (seen.has(key)) continue;
+      if (seen.has(key) || [draft.answer, ...wrong].some((other) => nearDuplicate(other, option))) continue;
       seen.add(key);
       wrong.push(option);
     }
@@ -236,5 +254,6 @@ export function finishTarget(
     retrievalKeywords: draft.retrievalKeywords,
     unanswerable: draft.unanswerable ?? false,
     locomoCategory: spec.locomoCategory,
+    ...(draft.openable === false ? { openable: false } : {}),
   };
 }

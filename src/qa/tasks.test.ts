@@ -3,12 +3,11 @@ import { createRng } from '../util/rng.js';
 import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS } from './tasks.js';
 
 describe('task tables', () => {
-  it('lists 14 Persona-MME tasks over 7 aspects, 7 PersonaMem types and 5 LoCoMo categories', () => {
-    expect(PERSONA_MME_TASKS).toHaveLength(14);
-    expect(new Set(PERSONA_MME_TASKS.map((task) => task.group)).size).toBe(7);
-    expect(PERSONA_MME_TASKS.filter((task) => task.answerType === 'binary').map((task) => task.task)).toEqual(
-      ['personality_alignment'],
-    );
+  it('lists 13 Persona-MME tasks over 6 aspects (alignment is judged within them), 7 PersonaMem types and 5 LoCoMo categories', () => {
+    expect(PERSONA_MME_TASKS).toHaveLength(13);
+    expect(new Set(PERSONA_MME_TASKS.map((task) => task.group)).size).toBe(6);
+    // Persona-MME's appendix: personality alignment is no standalone category.
+    expect(PERSONA_MME_TASKS.filter((task) => task.answerType === 'binary')).toEqual([]);
     expect(PERSONAMEM_TASKS.map((task) => task.task)).toContain(
       'recalling_the_reasons_behind_previous_updates',
     );
@@ -19,13 +18,13 @@ describe('task tables', () => {
 describe('allocateTasks', () => {
   it('covers every task once when count equals the number of tasks and weights are equal', () => {
     const equal = { 'persona-mme:visual_detail_recall': 1 };
-    expect(allocateTasks(PERSONA_MME_TASKS, 14, equal).map((task) => task.task)).toEqual(
+    expect(allocateTasks(PERSONA_MME_TASKS, 13, equal).map((task) => task.task)).toEqual(
       PERSONA_MME_TASKS.map((task) => task.task),
     );
   });
 
   it('gives visual detail recall the published image-question share by default', () => {
-    const tasks = allocateTasks(PERSONA_MME_TASKS, 17, {}).map((task) => task.task);
+    const tasks = allocateTasks(PERSONA_MME_TASKS, 16, {}).map((task) => task.task);
     expect(tasks.filter((task) => task === 'visual_detail_recall')).toHaveLength(4);
   });
 

@@ -19,7 +19,12 @@ const mme = (group: string, task: string, answerType: TaskSpec['answerType'] = '
   locomoCategory: null,
 });
 
-/** Persona-MME: 7 aspects, 14 tasks (SPEC.md §1; FORMATS.md §7 `type` → `question_type`). */
+/**
+ * Persona-MME: 13 tasks over 6 aspects (SPEC.md §1; FORMATS.md §7 `type` → `question_type`). The
+ * seventh aspect, personality alignment, "is not a standalone category but is evaluated
+ * concurrently within 406 of the primary task cases" (Persona-MME's appendix): a primary case
+ * carries it as `alignment` (build-qa.ts), never as a yes/no question of its own.
+ */
 export const PERSONA_MME_TASKS: readonly TaskSpec[] = [
   mme('Memory Recall', 'visual_detail_recall'),
   mme('Memory Recall', 'semantic_information_recall'),
@@ -34,7 +39,6 @@ export const PERSONA_MME_TASKS: readonly TaskSpec[] = [
   mme('Relationship Understanding', 'relationship_dynamics_comprehension'),
   mme('Personalized Growth Modeling', 'tiered_explanation_delivery'),
   mme('Personalized Growth Modeling', 'generalizing_to_new_scenarios'),
-  mme('Personality Alignment', 'personality_alignment', 'binary'),
 ];
 
 const pm = (task: string): TaskSpec => ({
@@ -159,3 +163,12 @@ export function allocateTasks(
   }
   return tasks.flatMap((task, index) => Array<TaskSpec>(counts[index] ?? 0).fill(task));
 }
+
+/**
+ * Profile fields (core-memory keys) that decide a task's answer: a question's system prompt leaves
+ * them out, so the answer has to come from what the user said (a tiered explanation is pitched
+ * from the education the user told of, not from an `education:` line in the prompt).
+ */
+export const PROMPT_WITHHELD_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  tiered_explanation_delivery: ['education'],
+};

@@ -233,6 +233,26 @@ export const QaTarget = z
     unanswerable: z.boolean(),
     /** LoCoMo category number for the locomo family (1–5), else null. */
     locomoCategory: z.number().int().min(1).max(5).nullable(),
+    /**
+     * False when the question, asked without its options, has more than one true answer (a
+     * suggestion, a photo among several of the concept): no open RL row is made of it.
+     */
+    openable: z.boolean().optional(),
+    /**
+     * Persona-MME's personality alignment, a property of a primary case (not a question of its
+     * own): the trait the user is furthest from the middle on at question time, their level
+     * (1-5), the reply style that suits it and the one that does not.
+     */
+    alignment: z
+      .object({
+        trait: z.string(),
+        level: z.number().min(1).max(5),
+        style: z.string(),
+        /** The style that suits the other end of the trait (Persona-MME's rejected reply). */
+        contrary: z.string(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type QaTarget = z.infer<typeof QaTarget>;

@@ -52,6 +52,7 @@ const SYSTEM_PROMPT = [
   "Write every listed round: the user message in the user's own voice (their Big Five personality shapes tone and content), then a helpful, personalized assistant reply that uses what the assistant already knows about the user.",
   'When a round lists facts to express, the user message must state each fact naturally and contain every listed keyword verbatim.',
   'When a round has images, the user message contains exactly one "<image>" placeholder per image and talks about it; never put "<image>" in assistant replies.',
+  'A photo message names the photo and its subject, never what the image shows (no colours, counts or other objects): questions about the photo must need the image; the assistant does not describe it either.',
   'Noise rounds are realistic distractions of the given kind (irrelevant question, exploratory browsing, request on behalf of someone else, short-lived impulse, a misstatement of one practical detail, or the correction of that misstatement). A correction fixes only the detail it names, never a preference or other fact the user holds.',
   'Never mention that this is synthetic. Return JSON {"turns": [{"round": n, "user": "...", "assistant": "..."}]} with one entry per round, in order.',
 ].join('\n');

@@ -6,10 +6,15 @@
 
 import { personaMemMessages, personaMemTargets, placeQuestions } from '../export/eval/personamem-context.js';
 import type { ExportConfig } from '../schemas/export-config.js';
+import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
+import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
+import { driftCauseProblem } from './rules/drift-causes.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
 import { photoDescriptionProblems } from './rules/photo-description.js';
+import { goldReadable, questionGoldProblems } from './rules/question-golds.js';
 import { keywordCoverage } from './rules/slot-expressed.js';
+import { m2aPhotoAnswersInText, visualAnswerInText } from './rules/visual-answer-text.js';
 import { visualQuestionProblems } from './rules/visual-distractors.js';
 import { slotMeaningProblems, slotMeaningReadings } from './slot-meaning.js';
 import type { RuleFailure, UserIndex } from './types.js';
@@ -33,6 +38,55 @@ function stateSaid(index: UserIndex, qa: UserIndex['bundle']['plan']['qa'][numbe
   const texts = qa.evidenceSlotIds.map((id) => index.turnBySlot.get(id)?.turn.text ?? '');
   if (qa.answer.startsWith('We have')) return texts.some((text) => cue.test(text));
   return cue.test(texts.at(-1) ?? '');
+}
+
+/** Issue 27's question and gold counters (kept together so merges stay additive). */
+function emptyQuestionCounts() {
+  return {
+    explicitDrifts: 0,
+    driftCauseErrors: 0,
+    reasonQuestions: 0,
+    reasonCauseErrors: 0,
+    goldReadable: 0,
+    goldWrong: 0,
+    visualAsked: 0,
+    visualInText: 0,
+    m2aPhotoAsked: 0,
+    m2aPhotoInText: 0,
+    ...emptyFormCounts(),
+  };
+}
+
+/** Issue 27's question and gold counts of one user. */
+function measureQuestions(index: UserIndex, n: ReturnType<typeof emptyQuestionCounts>): void {
+  const plan = index.bundle.plan;
+  const m2aPhotos = m2aPhotoAnswersInText(index);
+  n.m2aPhotoAsked += m2aPhotos.asked;
+  n.m2aPhotoInText += m2aPhotos.readable.length;
+  for (const event of plan.drift) {
+    if (event.visibility !== 'explicit') continue;
+    n.explicitDrifts++;
+    if (driftCauseProblem(plan, event) !== null) n.driftCauseErrors++;
+  }
+  for (const qa of plan.qa) {
+    if (qa.task === 'recalling_the_reasons_behind_previous_updates') {
+      n.reasonQuestions++;
+      // The gold is the cause of the drift event its evidence voices.
+      const asked = new Set(qa.evidenceSlotIds.map((id) => index.slotsById.get(id)?.refId));
+      const event = plan.drift.find(
+        (d) => asked.has(d.id) && d.cause.toLowerCase() === qa.answer.toLowerCase(),
+      );
+      if (event !== undefined && driftCauseProblem(plan, event) !== null) n.reasonCauseErrors++;
+    }
+    if (qa.task === 'visual_detail_recall') {
+      n.visualAsked++;
+      if (visualAnswerInText(index, qa) !== null) n.visualInText++;
+    }
+    if (goldReadable(index, qa)) {
+      n.goldReadable++;
+      if (questionGoldProblems(index, qa).length > 0) n.goldWrong++;
+    }
+  }
 }
 
 /** The counters the meter sums over users. */
@@ -75,6 +129,7 @@ export function emptyFidelityCounts() {
     assistantTurns: 0,
     pmQuestions: 0,
     pmTokens: 0,
+    ...emptyQuestionCounts(),
   };
 }
 export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
@@ -90,6 +145,8 @@ export interface FidelityPartial {
   /** Questions per LoCoMo / PersonaMem task, in first-seen order. */
   locomo: Array<[string, number]>;
   personaMem: Array<[string, number]>;
+  /** Prompt-field and question-only shortcuts (fidelity-shortcuts.ts). */
+  shortcuts: ShortcutPartial;
 }
 
 /**
@@ -176,6 +233,8 @@ export function measureUserFidelity(
     n.personalityRows++;
     if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;
   }
+  measureQuestions(index, n);
+  measureQuestionForms(index, exportConfig, n);
   n.photoContradictions += photoDescriptionProblems(index).length;
   for (const qa of plan.qa) {
     if (qa.task !== 'visual_detail_recall') continue;
@@ -219,5 +278,6 @@ export function measureUserFidelity(
     testQuestions,
     locomo: [...locomo],
     personaMem: [...personaMem],
+    shortcuts: measureShortcuts(index),
   };
 }

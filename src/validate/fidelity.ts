@@ -9,6 +9,7 @@ import { LOCOMO_TASKS, PERSONAMEM_TASKS } from '../qa/tasks.js';
 import { ExportConfig } from '../schemas/export-config.js';
 import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
 import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
+import { createShortcutMeter } from './fidelity-shortcuts.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
 export type { FidelityFigure } from './fidelity-figures.js';
@@ -31,6 +32,72 @@ const PUBLISHED = {
     acknowledge_latest_user_preferences: 0,
   } as Record<string, number>,
 };
+
+/** Issue 27's figures: labels a careful annotator accepts (questions and golds). */
+function questionFigures(n: ReturnType<typeof emptyFidelityCounts>): Record<string, FidelityFigure> {
+  return {
+    drift_cause_direction: defect(
+      'explicit drift events whose cause runs against the change (a positive cause for a new dislike, AFINN-165)',
+      n.driftCauseErrors,
+      n.explicitDrifts,
+      0,
+    ),
+    reason_gold_direction: defect(
+      'reason questions whose gold is a cause running against the change it explains',
+      n.reasonCauseErrors,
+      n.reasonQuestions,
+      0,
+    ),
+    visual_answer_in_text: defect(
+      'visual-detail questions whose asked colour or count a turn before them says (user or assistant)',
+      n.visualInText,
+      n.visualAsked,
+      0,
+    ),
+    m2a_photo_answer_in_text: defect(
+      'M²A photo questions ("what did the photo … show?") whose caption a turn of the conversation says',
+      n.m2aPhotoInText,
+      n.m2aPhotoAsked,
+      0,
+    ),
+    standalone_alignment_questions: defect(
+      'Persona-MME questions asking personality alignment on their own (the paper judges it within primary cases)',
+      n.standaloneAlignment,
+      n.mmeCases,
+      0,
+    ),
+    alignment_level_errors: defect(
+      "primary cases whose alignment is not the user's level at question time on their most marked trait",
+      n.alignmentWrong,
+      n.alignedCases,
+      0,
+    ),
+    rl_open_several_answers: defect(
+      'open RL rows made of a question with several true answers once its options are gone',
+      n.rlOpenSeveral,
+      n.rlOpen,
+      0,
+    ),
+    near_duplicate_options: defect(
+      'multiple-choice questions with two options naming the same thing ("Peanuts" / "Salted peanuts")',
+      n.nearDuplicateOptions,
+      n.mcQuestions,
+      0,
+    ),
+    rl_question_twice: defect(
+      'questions exported as two RL rows (multiple choice and open)',
+      n.rlTwice,
+      n.rlQuestions,
+      0,
+    ),
+    wrong_golds: defect(
+      'first-mention dates later than the first turn that said it; preference histories missing a change',
+      n.goldWrong,
+      n.goldReadable,
+      0,
+    ),
+  };
+}
 
 /** A 6-word opening used at least this often counts as a repeated opening (issue 13: ≤ 5% of turns). */
 const OPENING_REPEATS = 50;
@@ -60,6 +127,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
   const testQuestions: string[] = [];
   const locomo = new Map<string, number>();
   const personaMem = new Map<string, number>();
+  const shortcuts = createShortcutMeter();
   const addAll = (target: Map<string, number>, counts: ReadonlyArray<readonly [string, number]>) => {
     for (const [key, count] of counts) target.set(key, (target.get(key) ?? 0) + count);
   };
@@ -72,6 +140,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     testQuestions.push(...partial.testQuestions);
     addAll(locomo, partial.locomo);
     addAll(personaMem, partial.personaMem);
+    shortcuts.add(partial.shortcuts);
   }
 
   function addUser(index: UserIndex, failures: ReadonlyMap<string, readonly RuleFailure[]>): void {
@@ -168,6 +237,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         0,
       ),
     };
+    Object.assign(figures, questionFigures(n), shortcuts.finish());
     // Image questions only mean something in a corpus that has images at all.
     if (n.mme > 0 && n.imageTurns > 0) {
       figures.persona_mme_image_questions = about(

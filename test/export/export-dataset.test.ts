@@ -142,7 +142,8 @@ describe('exportDataset', () => {
   it('writes Persona-MME questions and user_data.json', async () => {
     const dir = join(runDir, 'export', 'eval', 'persona-mme');
     const questions = JSON.parse(await readFile(join(dir, 'Persona-MME.json'), 'utf8'));
-    expect(questions).toHaveLength(16);
+    // One primary case per user; personality alignment rides on it (no standalone yes/no item).
+    expect(questions).toHaveLength(8);
     const mc = questions.find(
       (q: { question_type: string }) => q.question_type === 'Latest Preference Recognition',
     );
@@ -153,7 +154,10 @@ describe('exportDataset', () => {
     });
     expect(Object.keys(mc.choices)).toEqual(['(a)', '(b)', '(c)', '(d)']);
     expect(mc.time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
-    expect(questions.some((q: { alignment?: unknown }) => q.alignment !== undefined)).toBe(true);
+    expect(mc.alignment).toEqual({
+      chosen: 'suggesting something unconventional I have never tried',
+      rejected: 'sticking to familiar, proven options',
+    });
     const data = JSON.parse(await readFile(join(dir, 'samples', 'user-0000', 'user_data.json'), 'utf8'));
     expect(data.sessions).toHaveLength(3);
     expect(data.sessions[0][0]).toEqual({
@@ -201,6 +205,7 @@ describe('exportDataset', () => {
     });
     expect(sample.qa).toEqual([
       { question: expect.any(String), answer: expect.any(String), evidence: ['D1:1'], category: 4 },
+      { question: expect.any(String), answer: 'No', evidence: ['D1:1'], category: 3 },
       { question: expect.any(String), evidence: [], category: 5, adversarial_answer: 'unknown' },
     ]);
   });

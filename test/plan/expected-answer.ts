@@ -90,12 +90,14 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
       const chain = plan.preferences
         .filter((x) => x.slot === p.slot && Date.parse(x.validFrom) <= t)
         .sort((a, b) => Date.parse(a.validFrom) - Date.parse(b.validFrom));
-      const lastPref = chain[chain.length - 1] as Preference;
-      const deleted = plan.drift.some(
-        (d) => d.type === 'delete' && d.previousPreferenceId === lastPref.id && Date.parse(d.time) <= t,
+      // Every deletion in the history reads "-> no longer …", the last state's or one in the middle.
+      const ended = (x: Preference) =>
+        plan.drift.some(
+          (d) => d.type === 'delete' && d.previousPreferenceId === x.id && Date.parse(d.time) <= t,
+        );
+      return expect(
+        chain.flatMap((x) => (ended(x) ? [render(x), `no longer ${render(x)}`] : [render(x)])).join(' -> '),
       );
-      const text = chain.map(render).join(' -> ');
-      return expect(deleted ? `${text} -> no longer ${render(lastPref)}` : text);
     }
     case 'recalling_the_reasons_behind_previous_updates': {
       const event = drifts[drifts.length - 1];
@@ -142,17 +144,30 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
         const month = date.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
         return `${date.getUTCDate()} ${month} ${date.getUTCFullYear()}`;
       };
-      const event = drifts[drifts.length - 1];
-      if (event !== undefined) return expect(day(event.time));
-      // Without drift: when a still-held preference was first told, the day of its first mention.
-      const p = prefOf(last);
-      if (p === undefined || last === undefined) return 'temporal needs a drift or a preference mention';
-      if (!activeIds.has(p.id)) return `preference ${p.id} not active at question time`;
-      const firstMention = plan.slots
-        .filter((slot) => slot.refId === p.id)
+      // "When did I first tell you that I like X": the first turn that said it — a drift turn, or
+      // an earlier spell of the same preference (held, dropped, taken up again) — for a preference
+      // the user holds now.
+      const asked = drifts[drifts.length - 1];
+      const p = /\bfirst\b/i.test(qa.question) || asked === undefined ? prefOf(last) : undefined;
+      if (p === undefined) {
+        if (asked !== undefined) return expect(day(asked.time));
+        return 'temporal needs a drift or a preference mention';
+      }
+      const same = (x: Preference) =>
+        x.item === p.item &&
+        x.polarity === p.polarity &&
+        (x.condition?.when ?? null) === (p.condition?.when ?? null);
+      if (!state.preferences.some(same)) return `no preference like ${p.id} is held at question time`;
+      const opened = new Map(plan.drift.map((d) => [d.id, d.preferenceId]));
+      const first = plan.slots
+        .filter((slot) => {
+          const id = slot.kind === 'drift' ? opened.get(slot.refId) : slot.refId;
+          const x = plan.preferences.find((q) => q.id === id);
+          return x !== undefined && same(x) && Date.parse(slot.time) < t;
+        })
         .sort((a, b) => (a.time < b.time ? -1 : 1))[0];
-      if (firstMention?.id !== last.id) return 'the evidence is not the first mention';
-      return expect(day(last.time));
+      if (first?.id !== last?.id) return 'the evidence is not the first mention';
+      return expect(day(first!.time));
     }
     case 'open_domain': {
       const p = prefOf(last);

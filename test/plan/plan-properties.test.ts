@@ -203,7 +203,11 @@ describe(`plan properties over ${USERS} seeded users`, () => {
 
   it('covers every task of every family across users (but the type the real PersonaMem file lacks)', () => {
     const tasks = new Set(plans.flatMap((plan) => plan.qa.map((qa) => `${qa.family}/${qa.task}`)));
-    expect(tasks.size).toBe(14 + 6 + 5);
+    // Persona-MME's 13 tasks (personality alignment rides on primary cases, never a task of its own).
+    expect(tasks.size).toBe(13 + 6 + 5);
+    expect(tasks.has('persona-mme/personality_alignment')).toBe(false);
+    const mmeCases = plans.flatMap((plan) => plan.qa.filter((qa) => qa.family === 'persona-mme'));
+    expect(mmeCases.some((qa) => qa.alignment !== undefined)).toBe(true);
     expect(tasks.has('personamem/acknowledge_latest_user_preferences')).toBe(false);
     const groups = (family: string) =>
       new Set(plans.flatMap((plan) => plan.qa.filter((qa) => qa.family === family).map((qa) => qa.group)));

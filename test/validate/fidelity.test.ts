@@ -4,6 +4,7 @@ import { createFidelityMeter } from '../../src/validate/fidelity.js';
 import { RULE_CHECKS } from '../../src/validate/rules/index.js';
 import { indexUser, type RuleFailure, type UserBundle } from '../../src/validate/types.js';
 import { DEFECTS } from './defects.js';
+import { QUESTION_DEFECTS } from './defects-questions.js';
 import { buildFixtureUser } from './fixture.js';
 
 const options = { config: ValidateConfig.parse({}), imageExists: () => true };
@@ -35,8 +36,48 @@ const defectRates = (figures: ReturnType<typeof measure>) =>
 describe('fidelity figures', () => {
   it('are all zero on a clean corpus', () => {
     const figures = measure(corpus());
-    for (const [name, count] of Object.entries(defectRates(figures))) expect(count, name).toBe(0);
+    // The fixture asks every user the same questions with the same answers: the question-only
+    // baseline has its own tests below.
+    const { question_only_baseline: _, ...rates } = defectRates(figures);
+    for (const [name, count] of Object.entries(rates)) expect(count, name).toBe(0);
     expect(figures.unanswerable_qa!.of).toBeGreaterThan(0);
+  });
+
+  it('flag a question-only shortcut: every test answer is the majority train answer of its task', () => {
+    const figure = measure(corpus()).question_only_baseline!;
+    expect(figure).toMatchObject({ kind: 'max', target: 5, ok: false });
+    expect(figure.value).toBeGreaterThan(5);
+  });
+
+  it('pass the question-only baseline when test answers do not follow the train majority', () => {
+    const bundles = corpus();
+    for (const qa of bundles[2]!.plan.qa)
+      if (qa.answerType !== 'open') qa.correctIndex = ((qa.correctIndex ?? 0) + 1) % qa.choices.length;
+    expect(measure(bundles).question_only_baseline).toMatchObject({ ok: true, count: 0 });
+  });
+
+  it('flag a profile field that decides the answer (education pitching tiered explanations)', () => {
+    const bundles = Array.from({ length: 24 }, (_, i) =>
+      buildFixtureUser(`user-${String(i + 1).padStart(4, '0')}`),
+    );
+    bundles.forEach((bundle, i) => {
+      const level = i % 2 === 0 ? 'A detailed, technical explanation' : 'A simple, step-by-step explanation';
+      const qa = bundle.plan.qa[0]!;
+      Object.assign(qa, {
+        task: 'made_up_tiered_task',
+        answer: level,
+        choices: [level, 'Just the formula', 'A poem', 'Nothing'],
+        correctIndex: 0,
+      });
+      for (const snapshot of bundle.memory!.snapshots)
+        snapshot.core = {
+          ...snapshot.core,
+          human: { ...snapshot.core.human, schooling: i % 2 === 0 ? 'doctorate' : 'high school' },
+        };
+    });
+    const figure = measure(bundles).prompt_field_decides_answer!;
+    expect(figure.count).toBeGreaterThan(0);
+    expect(figure.description).toContain('schooling → made_up_tiered_task');
   });
 
   it.each([
@@ -99,6 +140,55 @@ describe('fidelity figures', () => {
         turn.text = 'Nothing much happened today.';
       },
     ],
+    ...QUESTION_DEFECTS.map((defect): [string, (b: UserBundle[]) => void] => [
+      { visual_answer_text: 'visual_answer_in_text', drift_causes: 'drift_cause_direction' }[
+        defect.check as 'drift_causes'
+      ] ?? 'wrong_golds',
+      (b) => defect.apply(b[0]!, null),
+    ]),
+    [
+      'prompt_stale_preferences',
+      (b: UserBundle[]) => {
+        const user = b[0]!;
+        const first = user.dialogue.sessions[0]!.turns[0]!.time;
+        user.plan.preferences.push({
+          id: 'pref-tea',
+          category: 'food',
+          slot: 'food.tea',
+          item: 'green tea',
+          polarity: 'like',
+          keywords: ['tea'],
+          validFrom: first,
+          validUntil: user.dialogue.sessions[1]!.turns[0]!.time,
+          origin: 'initial',
+          condition: null,
+        });
+        // Core memory words it its own way, so the prompt's filter of exact entries keeps it.
+        for (const snapshot of user.memory!.snapshots)
+          snapshot.core = {
+            ...snapshot.core,
+            human: { ...snapshot.core.human, preferences: 'likes green tea a lot' },
+          };
+      },
+    ],
+    [
+      'near_duplicate_options',
+      (b: UserBundle[]) => {
+        b[0]!.plan.qa[0]!.choices[1] = `Salted ${b[0]!.plan.qa[0]!.choices[0]}`;
+      },
+    ],
+    [
+      'standalone_alignment_questions',
+      (b: UserBundle[]) => {
+        Object.assign(b[0]!.plan.qa[3]!, { family: 'persona-mme', task: 'personality_alignment' });
+      },
+    ],
+    [
+      'alignment_level_errors',
+      (b: UserBundle[]) => {
+        b[0]!.plan.qa[0]!.alignment = { trait: 'openness', level: 1, style: 'x', contrary: 'y' };
+      },
+    ],
   ])('catch a planted defect: %s', (name, plant) => {
     const bundles = corpus();
     plant(bundles);
@@ -119,20 +209,21 @@ describe('fidelity figures', () => {
   });
 
   it("measure the LoCoMo mix against the pipeline's configured weights, the real file's by default", () => {
-    // The fixture asks one single-hop (category 4) and one adversarial (category 5) question a user.
+    // The fixture asks one single-hop (category 4), one yes/no open-domain (category 3) and one
+    // adversarial (category 5) question a user.
     const published = measure(corpus());
     // The real file's mix (14/16/5/42/22 of 99 questions in 100) is the default target.
-    expect(published.locomo_category_4).toMatchObject({ value: 50, target: 42.4, ok: false });
+    expect(published.locomo_category_4).toMatchObject({ value: 33.3, target: 42.4, ok: false });
     expect(published.locomo_category_4!.description).toContain('real file: 42%');
     const configured = measure(corpus(), {
       multi_hop: 0,
       temporal: 0,
-      open_domain: 0,
+      open_domain: 1,
       single_hop: 1,
       adversarial: 1,
     });
-    expect(configured.locomo_category_4).toMatchObject({ value: 50, target: 50, ok: true });
-    expect(configured.locomo_category_5).toMatchObject({ value: 50, target: 50, ok: true });
+    expect(configured.locomo_category_4).toMatchObject({ value: 33.3, target: 33.3, ok: true });
+    expect(configured.locomo_category_5).toMatchObject({ value: 33.3, target: 33.3, ok: true });
     expect(configured.locomo_category_1).toMatchObject({ value: 0, target: 0, ok: true });
     expect(configured.locomo_category_4!.description).toContain('configured; real file: 42%');
   });

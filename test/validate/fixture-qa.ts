@@ -30,6 +30,13 @@ export function buildFixtureQa(
     choices: [slots[0]!.keywords[0]!, 'plain rice', 'green salad', 'tomato soup'],
     correctIndex: 0,
     evidenceSlotIds: [slots[0]!.id],
+    // Personality alignment is judged within a primary case (Persona-MME's appendix).
+    alignment: {
+      trait: 'openness',
+      level: 4,
+      style: 'suggesting something unconventional I have never tried',
+      contrary: 'sticking to familiar, proven options',
+    },
   });
   qa.push({
     ...base,
@@ -61,15 +68,16 @@ export function buildFixtureQa(
   qa.push({
     ...base,
     id: `${userId}-qa-3`,
-    family: 'persona-mme',
-    task: 'personality_alignment',
-    group: 'Alignment',
+    family: 'locomo',
+    task: 'open_domain',
+    group: 'Knowledge',
     question: 'Would I enjoy a loud party tonight?',
     answer: 'No',
     answerType: 'binary',
     choices: ['Yes', 'No'],
     correctIndex: 1,
     evidenceSlotIds: [slots[0]!.id],
+    locomoCategory: 3,
   });
   qa.push({
     ...base,

@@ -81,8 +81,8 @@ export interface PersonaMmeUser {
 
 /**
  * A user's Persona-MME part (null when the user has no multiple-choice target): built where the
- * user is read (a worker thread), written by `createPersonaMmeWriter`. Binary alignment targets
- * become `alignment` pairs on a yes/no item.
+ * user is read (a worker thread), written by `createPersonaMmeWriter`. A primary case's
+ * `alignment` becomes its `alignment` pair (chosen and rejected reply styles).
  *
  * @example personaMmeUser(bundle, config)?.questions[0]?.answer // 'A'
  */
@@ -112,7 +112,11 @@ export function personaMmeUser(bundle: EvalSource, config: ExportConfig): Person
       choices: Object.fromEntries(qa.choices.map((choice, i) => [optionLabel(i), choice])),
       answer: optionLabel(correct),
     };
-    if (qa.answerType === 'binary') {
+    // Personality alignment is judged within primary cases (Persona-MME's appendix): the reply
+    // style that suits the user's level at question time, and the one that does not.
+    if (qa.alignment !== undefined)
+      question.alignment = { chosen: qa.alignment.style, rejected: qa.alignment.contrary };
+    else if (qa.answerType === 'binary') {
       question.alignment = {
         chosen: qa.choices[correct] ?? qa.answer,
         rejected: qa.choices[1 - correct] ?? '',

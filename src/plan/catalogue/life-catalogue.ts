@@ -8,7 +8,7 @@ export const EXPLICIT_CAUSES: readonly string[] = [
   'I moved to a new neighbourhood',
   'I tried it on a recent trip and loved it',
   'my doctor advised me to change my habits',
-  'I am trying to save money this year',
+  'money is tight this year',
   'I got bored of the old routine',
   'a documentary changed my mind',
   'my partner got me into it',
@@ -17,25 +17,43 @@ export const EXPLICIT_CAUSES: readonly string[] = [
   'I had a bad experience last time',
 ];
 
-/** Which explicit causes fit which drift type: taking something up versus dropping it. */
-export const CAUSES_BY_TYPE: Record<'add' | 'delete' | 'modify', readonly string[]> = {
-  add: [
+/**
+ * Which explicit causes fit which direction of change: `toward` a thing (a new like, or a dislike
+ * dropped), `away` from it (a new dislike, or a like dropped). A new dislike has a negative cause
+ * ("I had a bad experience last time"), never "my partner got me into it". Life events that push
+ * either way (a move, a new job, a documentary) fit both.
+ */
+const EITHER_WAY = [
+  'I started a new job with a different schedule',
+  'I moved to a new neighbourhood',
+  'a documentary changed my mind',
+];
+export const CAUSES_BY_DIRECTION: Record<'toward' | 'away', readonly string[]> = {
+  toward: [
     'a friend introduced me to it',
     'I tried it on a recent trip and loved it',
     'my partner got me into it',
     'I read a great review online',
     'a colleague kept recommending it',
-    'I moved to a new neighbourhood',
+    ...EITHER_WAY,
   ],
-  delete: [
+  away: [
     'my doctor advised me to change my habits',
-    'I am trying to save money this year',
+    'money is tight this year',
     'I got bored of the old routine',
     'I had a bad experience last time',
-    'I started a new job with a different schedule',
+    ...EITHER_WAY,
   ],
-  modify: EXPLICIT_CAUSES,
 };
+
+/** The direction of a drift: the new state's polarity, or away from a dropped like (toward, when a dislike is dropped). */
+export function driftDirection(
+  next: { polarity: 'like' | 'dislike' } | null,
+  previous: { polarity: 'like' | 'dislike' } | null,
+): 'toward' | 'away' {
+  if (next !== null) return next.polarity === 'like' ? 'toward' : 'away';
+  return previous?.polarity === 'dislike' ? 'toward' : 'away';
+}
 
 /** Causes of implicit drift: state changes the user does not announce. */
 export const IMPLICIT_CAUSES: readonly string[] = [

@@ -73,9 +73,9 @@ const USER = [
   'Guess what - <{name}> {activity} at {place} {when}.',
 ];
 const PHOTO = [
-  'Here is a photo of <{name}> at {place} {when}: {caption}.',
-  'I took this one of <{name}> at {place} {when} - {caption}.',
-  'Look at <{name}> at {place} {when}: {caption}.',
+  'Here is a photo of <{name}> at {place} {when}.',
+  'I took this one of <{name}> at {place} {when}.',
+  'Look at <{name}> at {place} {when}.',
 ];
 const PHOTO_AGAIN = [
   'Remember this photo of <{name}> at {place}? {comment}',

@@ -142,7 +142,9 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
     vars.caption = image?.caption ?? 'something I wanted to show you';
     text = GRAMMAR.pick(SLOT_TEMPLATES.concept!, vars, rng);
   } else if (slot.kind === 'image' && image !== undefined) {
-    vars.kwCaption = withKeywords(image.caption, keywords);
+    // The photo's subject (its objects' names), not its caption.
+    const names = [...new Set(image.objects.map((object) => object.name))];
+    vars.kwCaption = withKeywords(`the ${names.join(' and the ')}`, keywords);
     text = GRAMMAR.pick(SLOT_TEMPLATES.image!, vars, rng);
   } else {
     const persona = plan.enriched.persona;

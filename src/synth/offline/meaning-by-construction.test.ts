@@ -5,7 +5,12 @@
  * marker switched on, reads back as the plan says.
  */
 import { describe, expect, it } from 'vitest';
-import { CAUSES_BY_TYPE, CONDITIONS, IMPLICIT_CAUSES } from '../../plan/catalogue/life-catalogue.js';
+import {
+  CAUSES_BY_DIRECTION,
+  CONDITIONS,
+  driftDirection,
+  IMPLICIT_CAUSES,
+} from '../../plan/catalogue/life-catalogue.js';
 import { PREFERENCE_CATALOGUE } from '../../plan/catalogue/preference-catalogue.js';
 import type { DriftEvent, EvidenceSlot, Preference } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
@@ -112,7 +117,7 @@ describe('offline realizer meaning', () => {
             cause:
               visibility === 'implicit'
                 ? IMPLICIT_CAUSES[i % IMPLICIT_CAUSES.length]!
-                : CAUSES_BY_TYPE[type][i % 5]!,
+                : CAUSES_BY_DIRECTION[driftDirection(next, previous)][i % 5]!,
             visibility,
           };
           const preferences = [previous, next].filter((p): p is Preference => p !== null);

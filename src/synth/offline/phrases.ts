@@ -100,22 +100,19 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '[by the way|for the record|just so you know], {kwStatement}',
     '{timeRef}, I realised this again: {kwStatement}',
   ],
+  // A photo turn names the photo and its subject, never what it shows (colours, counts): a
+  // visual question about it is answerable only from the image.
   image: [
-    'here is a photo I took {timeRef}: {kwCaption}',
-    'look at this, {kwCaption}',
-    'sharing a picture from {timeRef} - {kwCaption}',
+    'here is a photo I took {timeRef}, with {kwCaption} in it',
+    'look at this, with {kwCaption} in it',
+    'sharing a picture from {timeRef} - {kwCaption} again',
   ],
-  // A concept photo says what this photo shows (its caption), never a colour from another photo.
   concept: [
-    'meet {kwConcept} - in this photo: {caption}',
-    'this is {kwConcept} {timeRef}, the photo shows {caption}',
-    'a new picture of {kwConcept}: {caption}',
+    'meet {kwConcept} - a new photo',
+    'this is {kwConcept} {timeRef}, in a photo I took',
+    'a new picture of {kwConcept}',
   ],
-  imagePlain: [
-    'here is a snapshot from {timeRef}, it is {caption}',
-    'I took this {timeRef}: {caption}',
-    'this photo is from {timeRef}, just {caption}',
-  ],
+  imagePlain: ['here is a snapshot from {timeRef}', 'I took this {timeRef}', 'this photo is from {timeRef}'],
 };
 
 export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
@@ -244,8 +241,8 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{react}[, {name}|], [thanks for sharing|good to know|that is useful] about {kw}; it helps me understand {aspect} for you',
   ],
   image: [
-    '{react}, [lovely|great|nice|sweet] [photo|shot|picture] - {caption}; where was it taken, and does it connect to {topic}?',
-    '{react}[, {name}|], {caption} [looks lovely|is a great shot|makes a nice picture]; {followUp}?',
+    '{react}, [lovely|great|nice|sweet] [photo|shot|picture]; where was it taken, and does it connect to {topic}?',
+    '{react}[, {name}|], that [looks lovely|is a great shot|makes a nice picture]; {followUp}?',
   ],
   concept: [
     '{react}, {concept} [again|in a new photo|once more]! [such a|what a] [sweet|lovely|fun] [photo|shot|picture]; {followUp}?',

@@ -1,4 +1,5 @@
-import { renderProfile, snapshotAt } from '../../export/render.js';
+import { questionProfile } from '../../export/question-profile.js';
+import { snapshotAt } from '../../export/render.js';
 import { promptSnapshotTime } from '../../export/samples.js';
 import type { RuleCheck, RuleFailure } from '../types.js';
 
@@ -74,7 +75,7 @@ export const goldInPromptCheck: RuleCheck = {
         .toLowerCase();
       if (qa.answerType === 'binary' || answer.length < 4) continue;
       const snapshot = snapshotAt(memory.snapshots, promptSnapshotTime(bundle.plan, qa));
-      if (leaks(renderProfile(snapshot), answer, qa.retrievalKeywords))
+      if (leaks(questionProfile(snapshot, bundle.plan, qa), answer, qa.retrievalKeywords))
         failures.push({
           check: 'gold_in_prompt',
           userId: bundle.plan.userId,
