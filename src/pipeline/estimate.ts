@@ -131,7 +131,13 @@ function createEstimatingClient(
 ): { client: LlmClient; rows: () => EstimateRow[]; setStage: (stage: string) => void } {
   const rows = new Map<string, EstimateRow>();
   let currentStage = '?';
-  const record = (role: string, requestStage: string | undefined, prompt: number, completion: number) => {
+  const record = (
+    role: string,
+    requestStage: string | undefined,
+    prompt: number,
+    completion: number,
+    calls = 1,
+  ) => {
     const stage = requestStage ?? currentStage;
     const endpoint = config.roles[role] ?? 'offline';
     const key = `${stage}\u0000${role}`;
@@ -144,7 +150,7 @@ function createEstimatingClient(
       completionTokens: 0,
       costUsd: 0,
     };
-    row.calls++;
+    row.calls += calls;
     row.promptTokens += prompt;
     row.completionTokens += completion;
     rows.set(key, row);
@@ -192,12 +198,15 @@ function createEstimatingClient(
       }
     },
     async embed(role: string, texts: string[], embedOptions?: { stage?: string }) {
+      // The client sends one request per `embeddingBatchSize` texts.
+      const batch = config.endpoints[config.roles[role] ?? '']?.embeddingBatchSize ?? 256;
       if (online(role))
         record(
           role,
           embedOptions?.stage,
           texts.reduce((sum, text) => sum + estimateTokens(text), 0),
           0,
+          Math.ceil(texts.length / batch),
         );
       return offline.embed(role, texts, embedOptions);
     },
