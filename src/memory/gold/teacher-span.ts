@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import type { MemoryTaskName, MemoryTrace, TeacherTarget, TraceTurn } from '../../schemas/memory.js';
+import type { CoreMemory } from '../../schemas/persona.js';
+import {
+  askTeacher,
+  PersonalityAnswer,
+  SemanticAnswer,
+  type TeacherContext,
+  teacherTarget,
+} from './teacher.js';
+import { CoreAnswer, EpisodesAnswer, ProceduralAnswer } from './teacher-session.js';
+
+// Lenient (STYLE.md): every part optional; a part missing or left out is asked again per trace.
+const SpanAnswer = z.object({
+  turns: z
+    .array(
+      z.object({
+        i: z.number().int(),
+        semantic_write: SemanticAnswer.nullish(),
+        personality_inference: PersonalityAnswer.nullish(),
+      }),
+    )
+    .nullish(),
+  tree_ops: z.array(z.object({ end: z.number().int(), ops: z.string() })).nullish(),
+  core_update: CoreAnswer.nullish(),
+  episodic_summary: EpisodesAnswer.nullish(),
+  procedural_update: ProceduralAnswer.nullish(),
+});
+type SpanAnswer = z.infer<typeof SpanAnswer>;
+
+/** The memory state the span starts from (gold: the plan decided it), sent once per span. */
+export interface SpanState {
+  core: CoreMemory;
+  personality: string;
+  procedural: Array<{ key: string; sentence: string }>;
+  tree: Record<string, string>;
+}
+
+/** One trace of the span and the gold its teacher target is compared with. */
+export interface SpanItem {
+  trace: MemoryTrace;
+  gold: unknown;
+}
+
+/** The system prompt of a span call: fixed for a run (the same tasks), so servers cache it as a prefix. */
+export function spanSystemPrompt(tasks: readonly MemoryTaskName[]): string {
+  const has = (task: MemoryTaskName) => tasks.includes(task);
+  const lines = [
+    "You supervise the memory of a user's long-term personal assistant. Input: state = memory at the session start (core memory, personality, procedural memory, PersonaTree leaves path -> value); turns = [index, U (user) or A (assistant), text, image ids?]; ask = what to answer. Reply with one JSON object:",
+  ];
+  const perTurn = [
+    has('semantic_write')
+      ? 'semantic_write {reason, decision, content, keywords}: does the turn state lasting personal information (preference, habit, fact, relationship, goal, named object in an image)? content = one sentence or null'
+      : '',
+    has('personality_inference')
+      ? 'personality_inference {openness, conscientiousness, extraversion, agreeableness, neuroticism}: integers 1-5 the message shows, 3 = no evidence'
+      : '',
+  ].filter((line) => line !== '');
+  if (perTurn.length > 0) lines.push(`- turns: [{i, ${perTurn.join('; ')}}] for each index in ask.turns`);
+  if (has('tree_ops'))
+    lines.push(
+      '- tree_ops: [{end, ops}] for each index in ask.chunks, covering the turns after the previous chunk, applied in order: one op per line, ADD(path, "value"), UPDATE(path, "value") (merge the still-valid old value), DELETE(path, None) or NO_OP()',
+    );
+  const end = [
+    has('core_update')
+      ? "core_update {human, persona}: the core memory updated (human: name, age, gender, preferences as '; '-separated clauses like 'likes jasmine tea', interests, lasting facts; persona: identity, roles, interaction style), keeping what still holds"
+      : '',
+    has('episodic_summary')
+      ? 'episodic_summary {episodes: [{topic_summary, keywords, source_dialog_indices}]}: topic episodes covering every turn once'
+      : '',
+    has('procedural_update')
+      ? 'procedural_update {entries: [{key, sentence}]}: at most 5 goals and habits, latest state only'
+      : '',
+  ].filter((line) => line !== '');
+  if (end.length > 0) lines.push(`- when ask.session_end: ${end.join('; ')}`);
+  return lines.join('\n');
+}
+
+const indexOf = (trace: MemoryTrace): number => {
+  const input = trace.input as { turn?: TraceTurn; turns?: TraceTurn[] };
+  return input.turn?.index ?? input.turns?.at(-1)?.index ?? -1;
+};
+
+/** The part of a span answer that is one trace's target, or undefined when the answer left it out. */
+function partFor(answer: SpanAnswer, trace: MemoryTrace): unknown {
+  const index = indexOf(trace);
+  switch (trace.task) {
+    case 'semantic_write':
+    case 'personality_inference':
+      return answer.turns?.find((turn) => turn.i === index)?.[trace.task] ?? undefined;
+    case 'tree_ops': {
+      const ops = answer.tree_ops?.find((chunk) => chunk.end === index)?.ops;
+      return ops === undefined ? undefined : { ops };
+    }
+    default:
+      return answer[trace.task] ?? undefined;
+  }
+}
+
+/** What a teacher that agrees with gold would answer: sizes `estimate`'s completion tokens. */
+function goldAnswer(items: SpanItem[]): SpanAnswer {
+  const answer: SpanAnswer = {};
+  for (const { trace, gold } of items) {
+    const index = indexOf(trace);
+    if (trace.task === 'semantic_write' || trace.task === 'personality_inference') {
+      answer.turns ??= [];
+      let turn = answer.turns.find((item) => item.i === index);
+      if (turn === undefined) {
+        turn = { i: index };
+        answer.turns.push(turn);
+      }
+      turn[trace.task] = gold as never;
+    } else if (trace.task === 'tree_ops') {
+      answer.tree_ops = [...(answer.tree_ops ?? []), { end: index, ops: gold as string }];
+    } else if (trace.task === 'episodic_summary') {
+      answer.episodic_summary = {
+        episodes: (gold as Array<{ summary: string; keywords: string[]; turnIndices: number[] }>).map(
+          (e) => ({
+            topic_summary: e.summary,
+            keywords: e.keywords,
+            source_dialog_indices: e.turnIndices,
+          }),
+        ),
+      };
+    } else if (trace.task === 'procedural_update') {
+      answer.procedural_update = {
+        entries: (gold as Array<{ key: string; sentence: string }>).map(({ key, sentence }) => ({
+          key,
+          sentence,
+        })),
+      };
+    } else {
+      answer.core_update = gold as CoreMemory;
+    }
+  }
+  return answer;
+}
+
+/**
+ * Asks the teacher for every target of one session in a single structured call: the compact
+ * state at the session start and the session's turns once, instead of one call per trace that
+ * re-sends context. Each part of the answer is compared with its trace's gold as `teacherTarget`
+ * does; a part the answer leaves out (or an answer that never fits the schema) is asked again
+ * per trace. Sets `trace.teacher` and returns the tasks left without a target.
+ *
+ * @example
+ * const failed = await askSpanTeacher(context, tasks, { state, turns }, items);
+ */
+export async function askSpanTeacher(
+  context: TeacherContext,
+  tasks: readonly MemoryTaskName[],
+  span: { state: SpanState; sessionIndex: number; turns: TraceTurn[] },
+  items: SpanItem[],
+): Promise<string[]> {
+  if (items.length === 0) return [];
+  const sessionEnd = items.some((item) =>
+    ['core_update', 'episodic_summary', 'procedural_update'].includes(item.trace.task),
+  );
+  const input = {
+    state: span.state,
+    session: span.sessionIndex,
+    turns: span.turns.map((turn) => [
+      turn.index,
+      turn.speaker === 'user' ? 'U' : 'A',
+      turn.text,
+      ...(turn.images.length > 0 ? [turn.images] : []),
+    ]),
+    ask: {
+      turns: [
+        ...new Set(
+          items
+            .filter(
+              (item) => item.trace.task === 'semantic_write' || item.trace.task === 'personality_inference',
+            )
+            .map((item) => indexOf(item.trace)),
+        ),
+      ],
+      chunks: items.filter((item) => item.trace.task === 'tree_ops').map((item) => indexOf(item.trace)),
+      session_end: sessionEnd,
+    },
+  };
+  const result = await context.llm.safeStructured(context.role, {
+    messages: [
+      { role: 'system', content: spanSystemPrompt(tasks) },
+      { role: 'user', content: JSON.stringify(input) },
+    ],
+    stage: context.stage,
+    temperature: 0,
+    schema: SpanAnswer,
+    schemaName: 'memory_session',
+    offline: () => goldAnswer(items),
+  });
+  const model = context.llm.modelFor(context.role);
+  const failed: string[] = [];
+  await Promise.all(
+    items.map(async ({ trace, gold }) => {
+      const part = result.ok ? partFor(result.value, trace) : undefined;
+      const target: TeacherTarget | null =
+        part === undefined
+          ? await askTeacher(context, trace.task, trace.input, gold)
+          : teacherTarget(trace.task, part, gold, model, context.treeAgreement);
+      trace.teacher = target;
+      if (target === null) failed.push(trace.task);
+    }),
+  );
+  return failed;
+}
