@@ -1,6 +1,6 @@
 import { PersonaForgeError, RunStopError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
-import { SCHEMA_VERSION } from '../schemas/common.js';
+import { BIG_FIVE_TRAITS, SCHEMA_VERSION } from '../schemas/common.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
 import type {
   MemorySnapshot,
@@ -180,7 +180,7 @@ export async function replayMemory(
     await answerUntil(Date.parse(first.time));
     spanState = {
       core: memory.core,
-      personality: describePersonality(memory.personality.p),
+      personality: BIG_FIVE_TRAITS.map((trait) => Math.round(memory.personality.p[trait] * 10) / 10),
       procedural: memory.procedural.map(({ key, sentence }) => ({ key, sentence })),
       tree: { ...tree.values },
     };

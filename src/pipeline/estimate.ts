@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPipeline } from '../config/index.js';
@@ -30,6 +30,11 @@ export interface EstimateRow {
   endpoint: string;
   calls: number;
   promptTokens: number;
+  /**
+   * Prompt tokens a server with prefix caching (vLLM, SGLang, OpenAI) can serve from cache: the
+   * leading messages identical to an earlier call's (a floor — servers also reuse part of a message).
+   */
+  cachedPromptTokens: number;
   completionTokens: number;
   costUsd: number;
 }
@@ -37,8 +42,16 @@ export interface EstimateRow {
 export interface EstimateReport {
   users: number;
   sampledUsers: number;
+  /** User turns of the corpus (scaled from the sample's dialogues); per-turn figures divide by it. */
+  userTurns: number;
   rows: EstimateRow[];
-  total: { calls: number; promptTokens: number; completionTokens: number; costUsd: number };
+  total: {
+    calls: number;
+    promptTokens: number;
+    cachedPromptTokens: number;
+    completionTokens: number;
+    costUsd: number;
+  };
   /** Roles with no endpoint: they run offline and cost nothing. */
   offlineRoles: string[];
 }
@@ -79,6 +92,7 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
     createLlmClient({ ...config.llm, endpoints: {}, roles: {} }, {}),
   );
   const dir = await mkdtemp(join(tmpdir(), 'pf-estimate-'));
+  let sampleUserTurns = 0;
   try {
     await runPipeline({
       config: sampleConfig,
@@ -90,6 +104,7 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
         if (event.type === 'stage-start') recorder.setStage(event.stage);
       },
     });
+    sampleUserTurns = await countUserTurns(join(dir, 'dialogues/dialogues.jsonl'));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -97,11 +112,13 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
   const rows = recorder.rows().map((row) => {
     const endpoint = config.llm.endpoints[row.endpoint];
     const promptTokens = Math.round(row.promptTokens * scale);
+    const cachedPromptTokens = Math.round(row.cachedPromptTokens * scale);
     const completionTokens = Math.round(row.completionTokens * scale);
     return {
       ...row,
       calls: Math.round(row.calls * scale),
       promptTokens,
+      cachedPromptTokens,
       completionTokens,
       costUsd: endpoint === undefined ? 0 : estimateCost({ promptTokens, completionTokens }, endpoint),
     };
@@ -110,15 +127,51 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
     (sum, row) => ({
       calls: sum.calls + row.calls,
       promptTokens: sum.promptTokens + row.promptTokens,
+      cachedPromptTokens: sum.cachedPromptTokens + row.cachedPromptTokens,
       completionTokens: sum.completionTokens + row.completionTokens,
       costUsd: sum.costUsd + row.costUsd,
     }),
-    { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 },
+    { calls: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, costUsd: 0 },
   );
   const offlineRoles = ['realizer', 'judge', 'embedder'].filter(
     (role) => config.llm.roles[role] === undefined,
   );
-  return { users, sampledUsers: sampled, rows, total, offlineRoles };
+  const userTurns = Math.round(sampleUserTurns * scale);
+  return { users, sampledUsers: sampled, userTurns, rows, total, offlineRoles };
+}
+
+/** User turns in a dialogues file (0 when the pipeline has no synth stage). */
+async function countUserTurns(file: string): Promise<number> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  let turns = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const record = JSON.parse(line) as { sessions?: Array<{ turns?: Array<{ speaker?: string }> }> };
+    for (const session of record.sessions ?? [])
+      for (const turn of session.turns ?? []) if (turn.speaker === 'user') turns++;
+  }
+  return turns;
+}
+
+/**
+ * Tokens of the longest run of leading messages identical to an earlier call's: what a prefix
+ * cache serves at least. Remembers every leading run it has seen.
+ */
+function createPrefixCache(): (messages: ChatRequest['messages']) => number {
+  const seen = new Set<string>();
+  return (messages) => {
+    let cached = 0;
+    let tokens = 0;
+    let key = '';
+    messages.forEach((message, index) => {
+      key += `\u0000${message.role}\u0001${message.content}`;
+      tokens += estimateMessagesTokens([message]);
+      // The last message is the variable part: a call identical to an earlier one is a cache hit, not this.
+      if (index < messages.length - 1 && seen.has(key)) cached = tokens;
+      seen.add(key);
+    });
+    return cached;
+  };
 }
 
 /**
@@ -131,12 +184,14 @@ function createEstimatingClient(
 ): { client: LlmClient; rows: () => EstimateRow[]; setStage: (stage: string) => void } {
   const rows = new Map<string, EstimateRow>();
   let currentStage = '?';
+  const prefixCache = createPrefixCache();
   const record = (
     role: string,
     requestStage: string | undefined,
     prompt: number,
     completion: number,
     calls = 1,
+    cached = 0,
   ) => {
     const stage = requestStage ?? currentStage;
     const endpoint = config.roles[role] ?? 'offline';
@@ -147,11 +202,13 @@ function createEstimatingClient(
       endpoint,
       calls: 0,
       promptTokens: 0,
+      cachedPromptTokens: 0,
       completionTokens: 0,
       costUsd: 0,
     };
     row.calls += calls;
     row.promptTokens += prompt;
+    row.cachedPromptTokens += cached;
     row.completionTokens += completion;
     rows.set(key, row);
   };
@@ -168,7 +225,14 @@ function createEstimatingClient(
     async chat(role: string, request: ChatRequest) {
       const result = await offline.chat(role, request);
       if (online(role))
-        record(role, request.stage, estimateMessagesTokens(request.messages), estimateTokens(result.text));
+        record(
+          role,
+          request.stage,
+          estimateMessagesTokens(request.messages),
+          estimateTokens(result.text),
+          1,
+          prefixCache(request.messages),
+        );
       return result;
     },
     async structured<T>(role: string, request: StructuredRequest<T>): Promise<T> {
@@ -187,6 +251,8 @@ function createEstimatingClient(
           request.stage,
           estimateMessagesTokens(request.messages),
           estimateTokens(JSON.stringify(value)),
+          1,
+          prefixCache(request.messages),
         );
       return value;
     },

@@ -31,7 +31,8 @@ type SpanAnswer = z.infer<typeof SpanAnswer>;
 /** The memory state the span starts from (gold: the plan decided it), sent once per span. */
 export interface SpanState {
   core: CoreMemory;
-  personality: string;
+  /** Big Five [O, C, E, A, N], one decimal. */
+  personality: number[];
   procedural: Array<{ key: string; sentence: string }>;
   tree: Record<string, string>;
 }
@@ -45,35 +46,51 @@ export interface SpanItem {
 /** The system prompt of a span call: fixed for a run (the same tasks), so servers cache it as a prefix. */
 export function spanSystemPrompt(tasks: readonly MemoryTaskName[]): string {
   const has = (task: MemoryTaskName) => tasks.includes(task);
-  const lines = [
-    "You supervise the memory of a user's long-term personal assistant. Input: state = memory at the session start (core memory, personality, procedural memory, PersonaTree leaves path -> value); turns = [index, U (user) or A (assistant), text, image ids?]; ask = what to answer. Reply with one JSON object:",
-  ];
-  const perTurn = [
-    has('semantic_write')
-      ? 'semantic_write {reason, decision, content, keywords}: does the turn state lasting personal information (preference, habit, fact, relationship, goal, named object in an image)? content = one sentence or null'
+  // Field names are in the answer's JSON Schema; the prompt says only what each part means.
+  const parts = [
+    "You supervise a personal assistant's memory of its user. Input: state at the session start (core memory, Big Five OCEAN 1-5, procedural memory, PersonaTree: nested, a path joins keys with dots); turns [index, U/A (user/assistant), text, image ids?]; ask. Answer in JSON:",
+    has('semantic_write') || has('personality_inference')
+      ? '- turns, one per ask.turns index i:' +
+        (has('semantic_write')
+          ? ' semantic_write = does it state lasting personal information (preference, habit, fact, relationship, goal, named object in an image), content one sentence or null;'
+          : '') +
+        (has('personality_inference')
+          ? ' personality_inference = Big Five 1-5 it shows, 3 = no evidence'
+          : '')
       : '',
-    has('personality_inference')
-      ? 'personality_inference {openness, conscientiousness, extraversion, agreeableness, neuroticism}: integers 1-5 the message shows, 3 = no evidence'
+    has('tree_ops')
+      ? '- tree_ops, one per ask.chunks end: the tree ops for the turns since the previous chunk, one per line: ADD(path, "value"), UPDATE(path, "value") (merged with what still holds), DELETE(path, None) or NO_OP()'
       : '',
-  ].filter((line) => line !== '');
-  if (perTurn.length > 0) lines.push(`- turns: [{i, ${perTurn.join('; ')}}] for each index in ask.turns`);
-  if (has('tree_ops'))
-    lines.push(
-      '- tree_ops: [{end, ops}] for each index in ask.chunks, covering the turns after the previous chunk, applied in order: one op per line, ADD(path, "value"), UPDATE(path, "value") (merge the still-valid old value), DELETE(path, None) or NO_OP()',
-    );
-  const end = [
     has('core_update')
-      ? "core_update {human, persona}: the core memory updated (human: name, age, gender, preferences as '; '-separated clauses like 'likes jasmine tea', interests, lasting facts; persona: identity, roles, interaction style), keeping what still holds"
+      ? "- core_update at session_end: core memory kept up to date (human: name, age, gender, preferences as '; '-separated clauses like 'likes jasmine tea', interests, facts; persona: identity, roles, interactionStyle)"
       : '',
     has('episodic_summary')
-      ? 'episodic_summary {episodes: [{topic_summary, keywords, source_dialog_indices}]}: topic episodes covering every turn once'
+      ? '- episodic_summary at session_end: topic episodes covering each turn once'
       : '',
     has('procedural_update')
-      ? 'procedural_update {entries: [{key, sentence}]}: at most 5 goals and habits, latest state only'
+      ? '- procedural_update at session_end: at most 5 goals and habits, latest state'
       : '',
-  ].filter((line) => line !== '');
-  if (end.length > 0) lines.push(`- when ask.session_end: ${end.join('; ')}`);
-  return lines.join('\n');
+  ];
+  return parts.filter((line) => line !== '').join('\n');
+}
+
+/** Dotted leaves as a nested object: shared path prefixes are sent once (flat if a leaf is also a prefix). */
+function nestTree(values: Record<string, string>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [path, value] of Object.entries(values)) {
+    const keys = path.split('.');
+    let node = root;
+    for (const key of keys.slice(0, -1)) {
+      if (node[key] === undefined) node[key] = {};
+      const next = node[key];
+      if (typeof next !== 'object' || next === null) return values;
+      node = next as Record<string, unknown>;
+    }
+    const leaf = keys.at(-1) as string;
+    if (node[leaf] !== undefined) return values;
+    node[leaf] = value;
+  }
+  return root;
 }
 
 const indexOf = (trace: MemoryTrace): number => {
@@ -157,7 +174,7 @@ export async function askSpanTeacher(
     ['core_update', 'episodic_summary', 'procedural_update'].includes(item.trace.task),
   );
   const input = {
-    state: span.state,
+    state: { ...span.state, tree: nestTree(span.state.tree) },
     session: span.sessionIndex,
     turns: span.turns.map((turn) => [
       turn.index,
