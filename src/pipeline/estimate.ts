@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,22 +155,31 @@ async function countUserTurns(file: string): Promise<number> {
 }
 
 /**
- * Tokens of the longest run of leading messages identical to an earlier call's: what a prefix
- * cache serves at least. Remembers every leading run it has seen.
+ * Tokens of the longest run of leading lines identical to an earlier call's (whole messages, then
+ * the lines of the next one): about what a prefix cache serves — servers cache token blocks, not
+ * lines, so the figure is a floor. Remembers every leading run it has seen.
  */
 function createPrefixCache(): (messages: ChatRequest['messages']) => number {
   const seen = new Set<string>();
   return (messages) => {
     let cached = 0;
-    let tokens = 0;
-    let key = '';
-    messages.forEach((message, index) => {
-      key += `\u0000${message.role}\u0001${message.content}`;
-      tokens += estimateMessagesTokens([message]);
-      // The last message is the variable part: a call identical to an earlier one is a cache hit, not this.
-      if (index < messages.length - 1 && seen.has(key)) cached = tokens;
-      seen.add(key);
-    });
+    let before = 0;
+    let key = createHash('sha1');
+    let stop = false;
+    for (const message of messages) {
+      const lines = message.content.split('\n');
+      key.update(`\u0000${message.role}`);
+      for (let index = 0; index < lines.length; index++) {
+        key.update(`\u0001${lines[index]}`);
+        const digest = key.copy().digest('base64');
+        if (!stop && seen.has(digest)) {
+          cached = before + estimateTokens(lines.slice(0, index + 1).join('\n')) + 4;
+        } else stop = true;
+        seen.add(digest);
+      }
+      before += estimateTokens(message.content) + 4;
+      key = createHash('sha1').update(key.copy().digest('base64'));
+    }
     return cached;
   };
 }
