@@ -314,7 +314,7 @@ export async function replayMemory(
       const span = { state: spanState, sessionIndex: session.index, turns: sessionTurns };
       const items = spanItems;
       background(
-        askSpanTeacher(teacher, teacherTasks, span, items).then((failed) => {
+        askSpanTeacher(teacher, teacherTasks, span, items, config.teacherSpanRounds).then((failed) => {
           teacherFailures.push(...failed);
         }),
       );

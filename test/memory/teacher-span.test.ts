@@ -18,25 +18,29 @@ describe('memory teacher per session', async () => {
   const replayBoth = async (user: (typeof users)[number]) => {
     const plan = buildUserPlan({ ...user, images: fixtureImages() }, { config: {}, seed: 7 });
     const synth = await realizeDialogue(plan, { realizer: createOfflineRealizer({ seed: 7 }), seed: 7 });
-    const run = async (teacherSpan: 'session' | 'trace') => {
+    const run = async (teacherSpan: 'session' | 'trace', teacherSpanRounds = 30) => {
       const before = server.stats.chatRequests;
       const llm = fakeClient(server.url, { maxRetries: 0 });
-      const memory = await replayMemory(plan, synth, { config: { teacherSpan }, llm, seed: 7 });
+      const config = { teacherSpan, teacherSpanRounds };
+      const memory = await replayMemory(plan, synth, { config, llm, seed: 7 });
       return { memory, calls: server.stats.chatRequests - before };
     };
     const trace = await run('trace');
     const session = await run('session');
-    return { synth, trace, session };
+    // Sessions longer than 4 user turns asked in parts.
+    const parts = await run('session', 4);
+    return { synth, trace, session, parts };
   };
   // One user at a time: calls are counted on the server.
   const replays: Array<Awaited<ReturnType<typeof replayBoth>>> = [];
   for (const user of users) replays.push(await replayBoth(user));
 
   it('gives the same gold and teacher targets on every trace', () => {
-    for (const { trace, session } of replays) {
+    for (const { trace, session, parts } of replays) {
       expect(session.memory.traces.length).toBe(trace.memory.traces.length);
       expect(session.memory.traces).toEqual(trace.memory.traces);
       expect(session.memory.stats).toEqual(trace.memory.stats);
+      expect(parts.memory.traces).toEqual(trace.memory.traces);
     }
   });
 
@@ -57,8 +61,13 @@ describe('memory teacher per session', async () => {
   });
 
   it('makes one call per session instead of one per trace', () => {
-    for (const { synth, trace, session } of replays) {
+    for (const { synth, trace, session, parts } of replays) {
       expect(session.calls).toBe(synth.sessions.length);
+      const userTurns = (turns: Array<{ speaker: string }>) =>
+        turns.filter((t) => t.speaker === 'user').length;
+      expect(synth.sessions.some((s) => userTurns(s.turns) > 4)).toBe(true);
+      expect(parts.calls).toBeGreaterThan(session.calls);
+      expect(parts.calls).toBeLessThan(trace.calls / 2);
       expect(trace.calls).toBe(trace.memory.traces.length);
     }
   });

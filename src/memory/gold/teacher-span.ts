@@ -168,6 +168,74 @@ export async function askSpanTeacher(
   tasks: readonly MemoryTaskName[],
   span: { state: SpanState; sessionIndex: number; turns: TraceTurn[] },
   items: SpanItem[],
+  maxRounds = Number.POSITIVE_INFINITY,
+): Promise<string[]> {
+  const parts = splitSpan(span.turns, items, maxRounds);
+  const failed = await Promise.all(
+    parts.map((part) =>
+      askOneSpan(
+        context,
+        tasks,
+        {
+          state: part.tree === undefined ? span.state : { ...span.state, tree: part.tree },
+          sessionIndex: span.sessionIndex,
+          turns: part.turns,
+        },
+        part.items,
+      ),
+    ),
+  );
+  return failed.flat();
+}
+
+const isTurnTask = (item: SpanItem) =>
+  item.trace.task === 'semantic_write' || item.trace.task === 'personality_inference';
+
+/**
+ * A long session in parts of at most `maxRounds` user turns, cut where a PersonaTree chunk ends
+ * (else after an assistant reply), so a model's answer stays within its output limit. Each part
+ * gets the tree as its first chunk found it; the session-end targets go with the last part, which
+ * then shows the whole session when it asks for episodes.
+ */
+function splitSpan(
+  turns: TraceTurn[],
+  items: SpanItem[],
+  maxRounds: number,
+): Array<{ turns: TraceTurn[]; items: SpanItem[]; tree?: Record<string, string> }> {
+  if (turns.filter((turn) => turn.speaker === 'user').length <= maxRounds) return [{ turns, items }];
+  const treeEnds = new Set(
+    items.filter((item) => item.trace.task === 'tree_ops').map((item) => indexOf(item.trace)),
+  );
+  const ranges: TraceTurn[][] = [[]];
+  let rounds = 0;
+  turns.forEach((turn, position) => {
+    (ranges.at(-1) as TraceTurn[]).push(turn);
+    if (turn.speaker === 'user') rounds++;
+    const next = turns[position + 1];
+    const cut = treeEnds.size > 0 ? treeEnds.has(turn.index) : next?.speaker === 'user';
+    if (rounds >= maxRounds && cut && next !== undefined) {
+      ranges.push([]);
+      rounds = 0;
+    }
+  });
+  return ranges.map((range, part) => {
+    const indices = new Set(range.map((turn) => turn.index));
+    const last = part === ranges.length - 1;
+    const own = items.filter((item) =>
+      isTurnTask(item) || item.trace.task === 'tree_ops' ? indices.has(indexOf(item.trace)) : last,
+    );
+    const firstChunk = own.find((item) => item.trace.task === 'tree_ops');
+    const tree = (firstChunk?.trace.input as { tree?: Record<string, string> } | undefined)?.tree;
+    const whole = last && own.some((item) => item.trace.task === 'episodic_summary');
+    return { turns: whole ? turns : range, items: own, ...(part > 0 && tree !== undefined ? { tree } : {}) };
+  });
+}
+
+async function askOneSpan(
+  context: TeacherContext,
+  tasks: readonly MemoryTaskName[],
+  span: { state: SpanState; sessionIndex: number; turns: TraceTurn[] },
+  items: SpanItem[],
 ): Promise<string[]> {
   if (items.length === 0) return [];
   const sessionEnd = items.some((item) =>
@@ -183,15 +251,7 @@ export async function askSpanTeacher(
       ...(turn.images.length > 0 ? [turn.images] : []),
     ]),
     ask: {
-      turns: [
-        ...new Set(
-          items
-            .filter(
-              (item) => item.trace.task === 'semantic_write' || item.trace.task === 'personality_inference',
-            )
-            .map((item) => indexOf(item.trace)),
-        ),
-      ],
+      turns: [...new Set(items.filter(isTurnTask).map((item) => indexOf(item.trace)))],
       chunks: items.filter((item) => item.trace.task === 'tree_ops').map((item) => indexOf(item.trace)),
       session_end: sessionEnd,
     },
