@@ -1,6 +1,6 @@
-import { LlmSchemaError, PersonaForgeError, RunStopError } from '../errors/index.js';
+import { PersonaForgeError, RunStopError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
-import { SCHEMA_VERSION } from '../schemas/common.js';
+import { BIG_FIVE_TRAITS, SCHEMA_VERSION } from '../schemas/common.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
 import type {
   MemorySnapshot,
@@ -30,7 +30,8 @@ import {
   formatProcedural,
   formatSemanticDecision,
 } from './gold/targets.js';
-import { askTeacher, type TeacherContext } from './gold/teacher.js';
+import { askTeacher, type TeacherContext, teacherClient } from './gold/teacher.js';
+import { askSpanTeacher, type SpanItem, type SpanState } from './gold/teacher-span.js';
 import { goldTreeOps, initialTreeValues } from './gold/tree-gold.js';
 import { describePersonality } from './persona/pem.js';
 import { createPersonaMemory, type MemoryConfigInput } from './persona/persona-memory.js';
@@ -89,7 +90,7 @@ export async function replayMemory(
   const teacher: TeacherContext | null =
     llm !== null && config.teacher && !llm.isOffline(config.teacherRole)
       ? {
-          llm: callFailuresThrow(llm),
+          llm: teacherClient(llm),
           role: config.teacherRole,
           stage,
           treeAgreement: config.teacherTreeAgreement,
@@ -114,6 +115,16 @@ export async function replayMemory(
   let boundaryMismatches = 0;
   const teacherCalls: Array<Promise<void>> = [];
   const teacherFailures: string[] = [];
+  const teacherTasks = config.teacherTasks as MemoryTaskName[];
+  // Session spans: the session's traces wait for one call at the session end (state as it began).
+  let spanItems: SpanItem[] = [];
+  let spanState: SpanState | null = null;
+  const background = (call: Promise<void>): void => {
+    // A call that rejects (a budget stop, an outage) while the walk awaits something else must not
+    // become an unhandled rejection that kills the process: it is rethrown by the Promise.all below.
+    call.catch(() => {});
+    teacherCalls.push(call);
+  };
 
   const trace = (
     task: MemoryTaskName,
@@ -137,18 +148,18 @@ export async function replayMemory(
     traces.push(record);
     // Gold targets drive the memory state, so teacher calls never block the walk: they run
     // concurrently (the llm layer bounds concurrency) and are awaited before the record is returned.
-    if (teacher !== null && (config.teacherTasks as string[]).includes(task)) {
-      const call = askTeacher(teacher, task, input, task === 'tree_ops' ? gold.text : gold.value).then(
-        (target) => {
-          record.teacher = target;
-          if (target === null) teacherFailures.push(task);
-        },
-      );
-      // A call that rejects (a budget stop, an outage) while the walk awaits something else must not
-      // become an unhandled rejection that kills the process: it is rethrown by the Promise.all below.
-      call.catch(() => {});
-      teacherCalls.push(call);
+    if (teacher === null || !teacherTasks.includes(task)) return;
+    const expected = task === 'tree_ops' ? gold.text : gold.value;
+    if (config.teacherSpan === 'session') {
+      spanItems.push({ trace: record, gold: expected });
+      return;
     }
+    background(
+      askTeacher(teacher, task, input, expected).then((target) => {
+        record.teacher = target;
+        if (target === null) teacherFailures.push(task);
+      }),
+    );
   };
   const answerUntil = async (time: number): Promise<void> => {
     while (pending.length > 0 && Date.parse((pending[0] as QaTarget).questionTime) < time) {
@@ -167,6 +178,12 @@ export async function replayMemory(
   for (const session of dialogue.sessions) {
     const first = session.turns[0] as Turn;
     await answerUntil(Date.parse(first.time));
+    spanState = {
+      core: memory.core,
+      personality: BIG_FIVE_TRAITS.map((trait) => Math.round(memory.personality.p[trait] * 10) / 10),
+      procedural: memory.procedural.map(({ key, sentence }) => ({ key, sentence })),
+      tree: { ...tree.values },
+    };
     const { newSession } = memory.observeTurn(first.time);
     if (!newSession) boundaryMismatches++;
     for (const turn of session.turns.slice(1)) {
@@ -293,6 +310,16 @@ export async function replayMemory(
     );
     memory.sessionIndex = session.index;
     snapshots.push(memory.snapshot(last.time));
+    if (teacher !== null && spanItems.length > 0 && spanState !== null) {
+      const span = { state: spanState, sessionIndex: session.index, turns: sessionTurns };
+      const items = spanItems;
+      background(
+        askSpanTeacher(teacher, teacherTasks, span, items, config.teacherSpanRounds).then((failed) => {
+          teacherFailures.push(...failed);
+        }),
+      );
+    }
+    spanItems = [];
   }
   await answerUntil(Number.POSITIVE_INFINITY);
   await Promise.all(teacherCalls);
@@ -360,20 +387,4 @@ export function roundChunkEnds(turns: ReadonlyArray<{ speaker: string }>, rounds
   });
   if (turns.length > 0) ends.add(turns.length - 1);
   return ends;
-}
-
-/**
- * The teacher's client: an answer that never fit the schema stays a missing target
- * (LLM_SCHEMA_MISMATCH below), but a call that failed (throttled past its retries, an outage)
- * fails the user with the call's own code, never read as a schema failure.
- */
-function callFailuresThrow(llm: LlmClient): LlmClient {
-  return {
-    ...llm,
-    async safeStructured(role, request) {
-      const result = await llm.safeStructured(role, request);
-      if (!result.ok && !(result.error instanceof LlmSchemaError)) throw result.error;
-      return result;
-    },
-  };
 }

@@ -4,6 +4,8 @@ import { UserMemory } from '../schemas/memory.js';
 import { encodeUserMemoryRecord } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
 import { replayMemory } from './replay.js';
+import { createCachingEmbedder, createRecordingEmbedder } from './retrieval/caching-embedder.js';
+import { createOfflineEmbedder } from './retrieval/offline-embedder.js';
 import { embedderFromLlm } from './retrieval/retrieve.js';
 import { MEMORY_OUTPUT } from './snapshot.js';
 
@@ -12,7 +14,9 @@ import { MEMORY_OUTPUT } from './snapshot.js';
  * and writes `memory/memory.jsonl` — session-end snapshots, per-step memory traces (gold, plus
  * teacher targets when the teacher role has an endpoint), PersonaTree versions and reasoning
  * trajectories. Dense retrieval embeds through the `embedder` role (offline embedding when it
- * has no endpoint).
+ * has no endpoint). With an online embedder, a dry replay (offline vectors, no teacher) first lists
+ * every text the replay embeds, and they are sent in one batched request (split by the endpoint's
+ * `embeddingBatchSize`) and cached by content, so a user costs a few embedding calls, not one per search.
  *
  * @example defaultStages.memory = { stage: memoryStage, roles: ['embedder', 'judge'] };
  */
@@ -29,12 +33,17 @@ export const memoryStage: MapStage<UserMemory> = {
     const plan = UserPlan.parse(inputs.plan);
     const dialogue = UserDialogue.parse(inputs.synth);
     const config = ctx.config.memory;
-    return replayMemory(plan, dialogue, {
-      config,
-      embedder: embedderFromLlm(ctx.llm, config.embedderRole, 'memory'),
-      llm: ctx.llm,
-      seed: ctx.seed,
-      stage: 'memory',
-    });
+    const options = { config, seed: ctx.seed, stage: 'memory' };
+    let embedder = embedderFromLlm(ctx.llm, config.embedderRole, 'memory');
+    if (!ctx.llm.isOffline(config.embedderRole)) {
+      const recording = createRecordingEmbedder(
+        createOfflineEmbedder(ctx.config.llm.offline.embeddingDimensions),
+      );
+      await replayMemory(plan, dialogue, { ...options, embedder: recording.embed, llm: null });
+      const cached = createCachingEmbedder(embedder);
+      await cached.prefetch(recording.texts());
+      embedder = cached.embed;
+    }
+    return replayMemory(plan, dialogue, { ...options, embedder, llm: ctx.llm });
   },
 };

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPipeline } from '../config/index.js';
@@ -30,6 +31,11 @@ export interface EstimateRow {
   endpoint: string;
   calls: number;
   promptTokens: number;
+  /**
+   * Prompt tokens a server with prefix caching (vLLM, SGLang, OpenAI) can serve from cache: the
+   * leading messages identical to an earlier call's (a floor — servers also reuse part of a message).
+   */
+  cachedPromptTokens: number;
   completionTokens: number;
   costUsd: number;
 }
@@ -37,8 +43,16 @@ export interface EstimateRow {
 export interface EstimateReport {
   users: number;
   sampledUsers: number;
+  /** User turns of the corpus (scaled from the sample's dialogues); per-turn figures divide by it. */
+  userTurns: number;
   rows: EstimateRow[];
-  total: { calls: number; promptTokens: number; completionTokens: number; costUsd: number };
+  total: {
+    calls: number;
+    promptTokens: number;
+    cachedPromptTokens: number;
+    completionTokens: number;
+    costUsd: number;
+  };
   /** Roles with no endpoint: they run offline and cost nothing. */
   offlineRoles: string[];
 }
@@ -79,6 +93,7 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
     createLlmClient({ ...config.llm, endpoints: {}, roles: {} }, {}),
   );
   const dir = await mkdtemp(join(tmpdir(), 'pf-estimate-'));
+  let sampleUserTurns = 0;
   try {
     await runPipeline({
       config: sampleConfig,
@@ -90,6 +105,7 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
         if (event.type === 'stage-start') recorder.setStage(event.stage);
       },
     });
+    sampleUserTurns = await countUserTurns(join(dir, 'dialogues/dialogues.jsonl'));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -97,11 +113,13 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
   const rows = recorder.rows().map((row) => {
     const endpoint = config.llm.endpoints[row.endpoint];
     const promptTokens = Math.round(row.promptTokens * scale);
+    const cachedPromptTokens = Math.round(row.cachedPromptTokens * scale);
     const completionTokens = Math.round(row.completionTokens * scale);
     return {
       ...row,
       calls: Math.round(row.calls * scale),
       promptTokens,
+      cachedPromptTokens,
       completionTokens,
       costUsd: endpoint === undefined ? 0 : estimateCost({ promptTokens, completionTokens }, endpoint),
     };
@@ -110,15 +128,60 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
     (sum, row) => ({
       calls: sum.calls + row.calls,
       promptTokens: sum.promptTokens + row.promptTokens,
+      cachedPromptTokens: sum.cachedPromptTokens + row.cachedPromptTokens,
       completionTokens: sum.completionTokens + row.completionTokens,
       costUsd: sum.costUsd + row.costUsd,
     }),
-    { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 },
+    { calls: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, costUsd: 0 },
   );
   const offlineRoles = ['realizer', 'judge', 'embedder'].filter(
     (role) => config.llm.roles[role] === undefined,
   );
-  return { users, sampledUsers: sampled, rows, total, offlineRoles };
+  const userTurns = Math.round(sampleUserTurns * scale);
+  return { users, sampledUsers: sampled, userTurns, rows, total, offlineRoles };
+}
+
+/** User turns in a dialogues file (0 when the pipeline has no synth stage). */
+async function countUserTurns(file: string): Promise<number> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  let turns = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const record = JSON.parse(line) as { sessions?: Array<{ turns?: Array<{ speaker?: string }> }> };
+    for (const session of record.sessions ?? [])
+      for (const turn of session.turns ?? []) if (turn.speaker === 'user') turns++;
+  }
+  return turns;
+}
+
+/**
+ * Tokens of the longest run of leading lines identical to an earlier call's (whole messages, then
+ * the lines of the next one): about what a prefix cache serves — servers cache token blocks, not
+ * lines, so the figure is a floor. Remembers every leading run it has seen.
+ */
+function createPrefixCache(): (messages: ChatRequest['messages']) => number {
+  const seen = new Set<string>();
+  return (messages) => {
+    let cached = 0;
+    let before = 0;
+    let key = createHash('sha1');
+    let stop = false;
+    for (const message of messages) {
+      const lines = message.content.split('\n');
+      key.update(`\u0000${message.role}`);
+      for (let index = 0; index < lines.length; index++) {
+        key.update(`\u0001${lines[index]}`);
+        const digest = key.copy().digest('base64');
+        if (!stop && seen.has(digest)) {
+          cached = before + estimateTokens(lines.slice(0, index + 1).join('\n')) + 4;
+        } else stop = true;
+        seen.add(digest);
+      }
+      before += estimateTokens(message.content) + 4;
+      key = createHash('sha1').update(key.copy().digest('base64'));
+    }
+    return cached;
+  };
 }
 
 /**
@@ -131,7 +194,15 @@ function createEstimatingClient(
 ): { client: LlmClient; rows: () => EstimateRow[]; setStage: (stage: string) => void } {
   const rows = new Map<string, EstimateRow>();
   let currentStage = '?';
-  const record = (role: string, requestStage: string | undefined, prompt: number, completion: number) => {
+  const prefixCache = createPrefixCache();
+  const record = (
+    role: string,
+    requestStage: string | undefined,
+    prompt: number,
+    completion: number,
+    calls = 1,
+    cached = 0,
+  ) => {
     const stage = requestStage ?? currentStage;
     const endpoint = config.roles[role] ?? 'offline';
     const key = `${stage}\u0000${role}`;
@@ -141,11 +212,13 @@ function createEstimatingClient(
       endpoint,
       calls: 0,
       promptTokens: 0,
+      cachedPromptTokens: 0,
       completionTokens: 0,
       costUsd: 0,
     };
-    row.calls++;
+    row.calls += calls;
     row.promptTokens += prompt;
+    row.cachedPromptTokens += cached;
     row.completionTokens += completion;
     rows.set(key, row);
   };
@@ -162,7 +235,14 @@ function createEstimatingClient(
     async chat(role: string, request: ChatRequest) {
       const result = await offline.chat(role, request);
       if (online(role))
-        record(role, request.stage, estimateMessagesTokens(request.messages), estimateTokens(result.text));
+        record(
+          role,
+          request.stage,
+          estimateMessagesTokens(request.messages),
+          estimateTokens(result.text),
+          1,
+          prefixCache(request.messages),
+        );
       return result;
     },
     async structured<T>(role: string, request: StructuredRequest<T>): Promise<T> {
@@ -181,6 +261,8 @@ function createEstimatingClient(
           request.stage,
           estimateMessagesTokens(request.messages),
           estimateTokens(JSON.stringify(value)),
+          1,
+          prefixCache(request.messages),
         );
       return value;
     },
@@ -192,12 +274,15 @@ function createEstimatingClient(
       }
     },
     async embed(role: string, texts: string[], embedOptions?: { stage?: string }) {
+      // The client sends one request per `embeddingBatchSize` texts.
+      const batch = config.endpoints[config.roles[role] ?? '']?.embeddingBatchSize ?? 256;
       if (online(role))
         record(
           role,
           embedOptions?.stage,
           texts.reduce((sum, text) => sum + estimateTokens(text), 0),
           0,
+          Math.ceil(texts.length / batch),
         );
       return offline.embed(role, texts, embedOptions);
     },

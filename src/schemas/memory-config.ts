@@ -138,6 +138,17 @@ export const MemoryConfig = z
         'episodic_summary',
         'procedural_update',
       ]),
+    /**
+     * How the teacher is asked: `session` = one structured call per session returning every
+     * target of it (the compact state and the session's turns sent once); `trace` = one call per
+     * trace, each re-sending its context (the same targets, several times the prompt tokens).
+     */
+    teacherSpan: z.enum(['session', 'trace']).default('session'),
+    /**
+     * A session longer than this many user turns is asked in parts (cut where a PersonaTree chunk
+     * ends), so one answer stays within a model's output limit.
+     */
+    teacherSpanRounds: z.number().int().min(1).default(30),
     /** A teacher tree-op list agrees with gold when `scoreTreeOps` reaches this. */
     teacherTreeAgreement: z.number().min(-1).max(1).default(0.5),
     /** Earlier turns of the session shown as short-term context in per-turn traces. */

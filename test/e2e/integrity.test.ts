@@ -199,10 +199,15 @@ describe('--budget-usd', () => {
   }, 120_000);
 });
 
-/** A teacher that always answers beside the schema; every other prompt gets the fake model. */
+/**
+ * A teacher that always answers semantic writes beside the schema (in the session answer, which
+ * then fails as a whole, and asked again per trace); every other prompt gets the fake model.
+ */
 const brokenTeacher = (request: { body: Record<string, unknown> }) => {
   const format = request.body.response_format as { json_schema?: { name?: string } } | undefined;
-  return format?.json_schema?.name === 'semantic_write' ? { decision: 'maybe' } : undefined;
+  const name = format?.json_schema?.name;
+  if (name === 'memory_session') return { turns: [{ i: 0, semantic_write: { decision: 'maybe' } }] };
+  return name === 'semantic_write' ? { decision: 'maybe' } : undefined;
 };
 
 describe('LLM faults never become silent gaps', () => {

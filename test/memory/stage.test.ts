@@ -43,7 +43,7 @@ describe('memoryStage', async () => {
   const config = PipelineConfig.parse({
     name: 'memory-test',
     stages: ['memory'],
-    memory: { teacherTasks: ['semantic_write', 'tree_ops'] },
+    memory: { teacherTasks: ['semantic_write', 'tree_ops'], teacherSpan: 'trace' },
   });
   const runDir = await mkdtemp(join(tmpdir(), 'pf-memory-'));
   const ctx = {

@@ -86,13 +86,15 @@ export function registerToolCommands(program: Command): void {
         console.log(
           `${report.users} users (estimated from ${report.sampledUsers} planned and walked through the stages)`,
         );
+        const perTurn = (tokens: number) =>
+          report.userTurns === 0 ? '' : ` (${(tokens / report.userTurns).toFixed(0)}/user turn)`;
         for (const row of report.rows) {
           console.log(
-            `  ${row.stage.padEnd(9)} ${row.role.padEnd(9)} ${row.endpoint.padEnd(12)} ${String(row.calls).padStart(9)} calls ${String(row.promptTokens).padStart(12)} in ${String(row.completionTokens).padStart(11)} out  $${row.costUsd.toFixed(2)}`,
+            `  ${row.stage.padEnd(9)} ${row.role.padEnd(9)} ${row.endpoint.padEnd(12)} ${String(row.calls).padStart(9)} calls ${String(row.promptTokens).padStart(12)} in${perTurn(row.promptTokens).padEnd(18)} ${String(row.cachedPromptTokens).padStart(11)} cached ${String(row.completionTokens).padStart(11)} out  $${row.costUsd.toFixed(2)}`,
           );
         }
         console.log(
-          `  total: ${report.total.calls} calls, ${report.total.promptTokens} prompt + ${report.total.completionTokens} completion tokens, $${report.total.costUsd.toFixed(2)}`,
+          `  total: ${report.total.calls} calls, ${report.total.promptTokens} prompt${perTurn(report.total.promptTokens)} (${report.total.cachedPromptTokens} cacheable as a prefix) + ${report.total.completionTokens} completion tokens, $${report.total.costUsd.toFixed(2)}; ${report.userTurns} user turns`,
         );
         if (report.offlineRoles.length > 0)
           console.log(`  offline (free): ${report.offlineRoles.join(', ')}`);

@@ -1,29 +1,30 @@
 import { z } from 'zod';
+import { LlmSchemaError } from '../../errors/index.js';
 import type { LlmClient } from '../../llm/types.js';
 import { BIG_FIVE_TRAITS, type BigFive } from '../../schemas/common.js';
 import type { MemoryTaskName, TeacherTarget } from '../../schemas/memory.js';
 import { parseTreeOps } from '../tree/parse-ops.js';
 import { scoreTreeOps } from '../tree/score-ops.js';
 import { formatPersonalityScores, formatSemanticDecision, type SemanticDecision } from './targets.js';
-import { askSessionTeacher } from './teacher-session.js';
+import { CoreAnswer, EpisodesAnswer, ProceduralAnswer, sessionTarget } from './teacher-session.js';
 
 // Model output schemas are lenient (STYLE.md): only the fields we read, nullish where optional.
-const SemanticAnswer = z.object({
+export const SemanticAnswer = z.object({
   reason: z.string().nullish(),
   decision: z.boolean(),
   content: z.string().nullish(),
   keywords: z.array(z.string()).nullish(),
 });
 const score = z.number().int().min(1).max(5);
-const PersonalityAnswer = z.object({
+export const PersonalityAnswer = z.object({
   openness: score,
   conscientiousness: score,
   extraversion: score,
   agreeableness: score,
   neuroticism: score,
 });
-const TreeAnswer = z.object({ ops: z.string() });
-const INSTRUCTIONS: Record<MemoryTaskName, string> = {
+export const TreeAnswer = z.object({ ops: z.string() });
+export const INSTRUCTIONS: Record<MemoryTaskName, string> = {
   core_update:
     "At the end of a session, update the user's core memory: the human block (name, age, gender, preferences as '; '-separated clauses like 'likes jasmine tea', interests, lasting facts) and the persona block (identity, roles, interaction style). Keep what still holds, replace what changed.",
   episodic_summary:
@@ -38,6 +39,16 @@ const INSTRUCTIONS: Record<MemoryTaskName, string> = {
     'You maintain a PersonaTree of the user. Given the current filled leaves (dotted path -> value) and the latest dialogue chunk, output the operations, one per line, nothing else: ADD(path, "value"), UPDATE(path, "value") (merge still-valid old content with the new), DELETE(path, None), or NO_OP() when nothing changes. Return them in the field ops.',
 };
 
+/** The answer schema of each memory task (one trace's target). */
+export const ANSWER_SCHEMAS: Record<MemoryTaskName, z.ZodType> = {
+  semantic_write: SemanticAnswer,
+  personality_inference: PersonalityAnswer,
+  tree_ops: TreeAnswer,
+  core_update: CoreAnswer,
+  episodic_summary: EpisodesAnswer,
+  procedural_update: ProceduralAnswer,
+};
+
 export interface TeacherContext {
   llm: LlmClient;
   role: string;
@@ -46,12 +57,8 @@ export interface TeacherContext {
 }
 
 /**
- * Asks the teacher role for one memory-task target and compares it with the gold target:
- * semantic writes agree on the decision, personality scores when every trait is on the same side
- * of 3 (no evidence) as the gold and at most 1 away, tree ops when `scoreTreeOps` reaches
- * `treeAgreement`, core memory on the name and the set of preference clauses, episodes when they
- * cover the same turns (±1 segment), procedural entries when every sentence on each side has a
- * token-F1 ≥ 0.5 match. Returns null when the call fails (counted by the llm layer).
+ * Asks the teacher role for one memory-task target (one call for one trace) and compares it with
+ * the gold target (see `teacherTarget`). Returns null when the call fails (counted by the llm layer).
  *
  * @example
  * const teacher = await askTeacher(context, 'semantic_write', trace.input, gold);
@@ -66,20 +73,39 @@ export async function askTeacher(
     { role: 'system' as const, content: INSTRUCTIONS[task] },
     { role: 'user' as const, content: JSON.stringify(input) },
   ];
-  const model = context.llm.modelFor(context.role);
-  const base = { messages, stage: context.stage, temperature: 0 };
+  const result = await context.llm.safeStructured(context.role, {
+    messages,
+    stage: context.stage,
+    temperature: 0,
+    schema: ANSWER_SCHEMAS[task],
+    schemaName: task,
+  });
+  if (!result.ok) return null;
+  return teacherTarget(task, result.value, gold, context.llm.modelFor(context.role), context.treeAgreement);
+}
+
+/**
+ * A teacher's answer (already valid against `ANSWER_SCHEMAS[task]`) as a target, with its
+ * agreement with gold: semantic writes agree on the decision, personality scores when every trait
+ * is on the same side of 3 (no evidence) as the gold and at most 1 away, tree ops when
+ * `scoreTreeOps` reaches `treeAgreement`; the session-end tasks as `sessionTarget` says.
+ *
+ * @example teacherTarget('semantic_write', { decision: true }, gold, 'qwen', 0.5).agrees
+ */
+export function teacherTarget(
+  task: MemoryTaskName,
+  answer: unknown,
+  gold: unknown,
+  model: string,
+  treeAgreement: number,
+): TeacherTarget {
   if (task === 'semantic_write') {
-    const result = await context.llm.safeStructured(context.role, {
-      ...base,
-      schema: SemanticAnswer,
-      schemaName: 'semantic_write',
-    });
-    if (!result.ok) return null;
+    const answered = answer as z.infer<typeof SemanticAnswer>;
     const value: SemanticDecision = {
-      reason: result.value.reason ?? '',
-      decision: result.value.decision,
-      content: result.value.content ?? null,
-      keywords: result.value.keywords ?? [],
+      reason: answered.reason ?? '',
+      decision: answered.decision,
+      content: answered.content ?? null,
+      keywords: answered.keywords ?? [],
     };
     return {
       model,
@@ -89,13 +115,7 @@ export async function askTeacher(
     };
   }
   if (task === 'personality_inference') {
-    const result = await context.llm.safeStructured(context.role, {
-      ...base,
-      schema: PersonalityAnswer,
-      schemaName: 'personality_inference',
-    });
-    if (!result.ok) return null;
-    const value = result.value as BigFive;
+    const value = answer as BigFive;
     // Same side of 3 on every trait (the gold reads the side the message shows), at most 1 apart.
     const side = (score: number) => Math.sign(score - 3);
     const agrees = BIG_FIVE_TRAITS.every((trait) => {
@@ -105,20 +125,29 @@ export async function askTeacher(
     return { model, text: formatPersonalityScores(value), value, agrees };
   }
   if (task === 'core_update' || task === 'episodic_summary' || task === 'procedural_update') {
-    return askSessionTeacher(context, task, base, model, gold);
+    return sessionTarget(task, answer, model, gold);
   }
-  const result = await context.llm.safeStructured(context.role, {
-    ...base,
-    schema: TreeAnswer,
-    schemaName: 'tree_ops',
-  });
-  if (!result.ok) return null;
-  const parsed = parseTreeOps(result.value.ops);
-  const agreement = scoreTreeOps(result.value.ops, gold as string).score;
+  const ops = (answer as z.infer<typeof TreeAnswer>).ops;
   return {
     model,
-    text: result.value.ops.trim(),
-    value: parsed.ops,
-    agrees: agreement >= context.treeAgreement,
+    text: ops.trim(),
+    value: parseTreeOps(ops).ops,
+    agrees: scoreTreeOps(ops, gold as string).score >= treeAgreement,
+  };
+}
+
+/**
+ * The teacher's client: an answer that never fit the schema stays a missing target
+ * (LLM_SCHEMA_MISMATCH below), but a call that failed (throttled past its retries, an outage)
+ * fails the user with the call's own code, never read as a schema failure.
+ */
+export function teacherClient(llm: LlmClient): LlmClient {
+  return {
+    ...llm,
+    async safeStructured(role, request) {
+      const result = await llm.safeStructured(role, request);
+      if (!result.ok && !(result.error instanceof LlmSchemaError)) throw result.error;
+      return result;
+    },
   };
 }

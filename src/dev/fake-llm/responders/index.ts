@@ -23,6 +23,7 @@ const BY_SCHEMA: Record<string, Responder> = {
   core_update: (r) => teacherAnswer('core_update', r),
   episodic_summary: (r) => teacherAnswer('episodic_summary', r),
   procedural_update: (r) => teacherAnswer('procedural_update', r),
+  memory_session: (r) => teacherAnswer('memory_session', r),
   judge_accuracy: (r) => rewardJudgeAnswer('accuracy', r),
   judge_consistency: (r) => rewardJudgeAnswer('consistency', r),
   judge_tree_ops: (r) => rewardJudgeAnswer('tree_ops' as JudgeKind, r),
@@ -31,6 +32,8 @@ const BY_SCHEMA: Record<string, Responder> = {
 
 /** When structured output falls back to `json_object` or plain instructions, the name is not sent. */
 const BY_SYSTEM_PROMPT: Array<[RegExp, string]> = [
+  // First: a session prompt quotes the per-task instructions.
+  [/You supervise the memory of a user's long-term personal assistant/, 'memory_session'],
   [/realistic chat logs between a user and their long-term personal assistant/, 'dialogue_chunk'],
   [/realistic multimodal conversations about a user's personal concepts/, 'concept_sessions'],
   [/Answer whether the user message clearly states the given fact/, 'slot_expressed'],

@@ -18,14 +18,6 @@ function parseInput(request: FakeChatRequest): unknown {
   return {};
 }
 
-/** Every string in a JSON value, depth first. */
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
-  return out;
-}
-
 /** The first object (depth first) that has all `keys`. */
 function findObject(value: unknown, keys: string[]): Record<string, unknown> | undefined {
   if (value === null || typeof value !== 'object') return undefined;
@@ -49,14 +41,15 @@ function turnIndices(value: unknown, out = new Set<number>()): Set<number> {
   return out;
 }
 
-function latestText(input: unknown): string {
-  const texts = strings(input).filter((s) => s.length > 0);
-  return texts.find((s) => PREFERENCE.test(s)) ?? texts.at(-1) ?? '';
+/** The text of the turn a per-turn task is about (the first `{speaker, text}` object: `turn`). */
+function turnText(input: unknown): string {
+  const turn = findObject(input, ['speaker', 'text']);
+  return typeof turn?.text === 'string' ? turn.text : '';
 }
 
-/** `semantic_write`: writes when the turn states a lasting preference, relation or goal. */
+/** `semantic_write`: writes when the turn itself states a lasting preference, relation or goal. */
 function semanticWrite(input: unknown): unknown {
-  const text = latestText(input);
+  const text = turnText(input);
   const decision = PREFERENCE.test(text);
   const sentence = text.split(/(?<=[.!?])\s+/).find((s) => PREFERENCE.test(s)) ?? text;
   return {
@@ -72,8 +65,7 @@ function semanticWrite(input: unknown): unknown {
  * or 2 (low), as the shared cue reader sees it.
  */
 function personality(input: unknown): unknown {
-  const turn = findObject(input, ['speaker', 'text']);
-  const text = typeof turn?.text === 'string' ? turn.text : latestText(input);
+  const text = turnText(input);
   const evidence = readPersonalityEvidence(text);
   return Object.fromEntries(
     BIG_FIVE_TRAITS.map((trait) => {
@@ -96,10 +88,21 @@ function coreUpdate(input: unknown): unknown {
   return { human: asStrings(core?.human ?? { name: 'the user' }), persona: asStrings(core?.persona) };
 }
 
-/** `episodic_summary`: one episode covering every turn of the session. */
+/** The texts of every `{speaker, text}` turn in a JSON value. */
+function turnTexts(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) turnTexts(v, out);
+  else if (value !== null && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if (typeof v.speaker === 'string' && typeof v.text === 'string') out.push(v.text);
+    else for (const child of Object.values(v)) turnTexts(child, out);
+  }
+  return out;
+}
+
+/** `episodic_summary`: one episode covering every turn of the session, named by what was said. */
 function episodes(input: unknown): unknown {
   const indices = [...turnIndices(input)].sort((a, b) => a - b);
-  const text = strings(input).join(' ');
+  const text = turnTexts(input).join(' ');
   return {
     episodes: [
       {
@@ -128,6 +131,41 @@ function collectEntries(value: unknown, out: Array<{ key: string; sentence: stri
   return out;
 }
 
+/**
+ * `memory_session`: every target of one session in one answer, each part answered exactly as the
+ * per-trace prompt of that target would be (the turn and its reply; the session's turns; the
+ * state the session began with), so both ways of asking give the same targets.
+ */
+function sessionAnswer(input: unknown): unknown {
+  const body = (input ?? {}) as {
+    state?: { core?: unknown; procedural?: unknown };
+    turns?: Array<[number, string, string, string[]?]>;
+    ask?: { turns?: number[]; chunks?: number[]; session_end?: boolean };
+  };
+  const turns = (body.turns ?? []).map(([index, speaker, text, images]) => ({
+    index,
+    speaker: speaker === 'U' ? 'user' : 'assistant',
+    text,
+    images: images ?? [],
+  }));
+  const at = (index: number) => turns.findIndex((turn) => turn.index === index);
+  const answer: Record<string, unknown> = {
+    turns: (body.ask?.turns ?? []).map((index) => {
+      const turn = turns[at(index)];
+      const next = turns[at(index) + 1];
+      const view = { turn, reply: next?.speaker === 'assistant' ? next : null };
+      return { i: index, semantic_write: semanticWrite(view), personality_inference: personality(view) };
+    }),
+    tree_ops: (body.ask?.chunks ?? []).map((end) => ({ end, ops: 'NO_OP()' })),
+  };
+  if (body.ask?.session_end === true) {
+    answer.core_update = coreUpdate({ core: body.state?.core });
+    answer.episodic_summary = episodes({ turns });
+    answer.procedural_update = procedural({ procedural: body.state?.procedural });
+  }
+  return answer;
+}
+
 /** The teacher tasks of the memory stage, answered from the JSON input they send. */
 export function teacherAnswer(task: string, request: FakeChatRequest): unknown {
   const input = parseInput(request);
@@ -144,6 +182,8 @@ export function teacherAnswer(task: string, request: FakeChatRequest): unknown {
       return procedural(input);
     case 'tree_ops':
       return { ops: 'NO_OP()' };
+    case 'memory_session':
+      return sessionAnswer(input);
     default:
       return undefined;
   }
