@@ -78,3 +78,12 @@ export function planImages(
     .map((id) => byId.get(id) as ImageRef);
   return { concepts: kept, slots, images };
 }
+
+/**
+ * What a slot asks the user to say: a photo slot's statement without the caption that ends it
+ * (the photo and its subject only), so a model writing or judging the turn never sees the colours
+ * and counts a visual question asks about.
+ */
+export function spokenStatement(slot: { kind: string; statement: string }): string {
+  return slot.kind === 'image' ? slot.statement.replace(/: .*$/s, '') : slot.statement;
+}

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ChatMessage, LlmClient } from '../llm/types.js';
+import { spokenStatement } from '../plan/image-slots.js';
 import type { BigFive } from '../schemas/common.js';
+import type { ImageRef } from '../schemas/plan.js';
 import { createRng } from '../util/rng.js';
 import type { ChunkRequest, RealizedRound, Realizer } from './realizer.js';
 import { slipOf } from './slips.js';
@@ -88,11 +90,15 @@ export function buildChunkPrompt(request: ChunkRequest): ChatMessage[] {
     const parts = [
       `round ${round.round} at ${new Date(round.time).toISOString().slice(0, 16).replace('T', ' ')}`,
     ];
-    for (const slot of round.slots)
-      parts.push(`express: "${slot.statement}" keywords: ${slot.keywords.map((k) => `"${k}"`).join(', ')}`);
+    for (const slot of round.slots) {
+      const statement = spokenStatement(slot);
+      parts.push(`express: "${statement}" keywords: ${slot.keywords.map((k) => `"${k}"`).join(', ')}`);
+    }
     for (const imageId of round.images) {
+      // The model is told the photo's subject only, never its caption: colours and counts it does
+      // not know cannot leak into the user's words (a visual question must need the image).
       const image = view.plan.images.find((i) => i.id === imageId);
-      parts.push(`image: ${image?.caption ?? imageId}`);
+      parts.push(`image: ${image === undefined ? imageId : photoSubject(image)}`);
     }
     if (round.noise !== null) {
       const slip = slipOf(view.plan, request.session.index, round.round);
@@ -168,4 +174,12 @@ export function createLlmRealizer(options: LlmRealizerOptions): Realizer {
       return output.turns;
     },
   };
+}
+
+/** What a photo is of, without what it shows: a concept photo's `<Name> (kind)`, else its objects' names. */
+export function photoSubject(image: ImageRef): string {
+  const concept = /^(<[^>]+>(?: \([^)]*\))?):/.exec(image.caption)?.[1];
+  if (concept !== undefined) return `a photo of ${concept}`;
+  const names = [...new Set(image.objects.map((object) => object.name))];
+  return names.length === 0 ? 'a photo' : `a photo of the ${names.join(' and the ')}`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
+import { spokenStatement } from '../../plan/image-slots.js';
 import type { JudgeCheckName } from '../../schemas/validate-config.js';
 import type { UserIndex } from '../types.js';
 
@@ -35,7 +36,7 @@ export function renderJudgePrompt(index: UserIndex, sessionIndex: number): ChatM
     .join(', ');
   const facts = plan.slots
     .filter((slot) => slot.sessionIndex === sessionIndex)
-    .map((slot) => `- ${slot.statement}`);
+    .map((slot) => `- ${spokenStatement(slot)}`);
   const turns = (dialogue.sessions[sessionIndex]?.turns ?? []).map(
     (turn) => `[${turn.index}] ${turn.speaker}: ${turn.text}`,
   );

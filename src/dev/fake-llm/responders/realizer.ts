@@ -1,5 +1,6 @@
 import { sentence } from '../../../synth/grammar.js';
 import { firstPerson, withKeywords } from '../../../synth/offline/text.js';
+import { sha256 } from '../../../util/hash.js';
 import type { FakeChatRequest, FakeDialect } from '../server.js';
 import { freeWrite } from './free-writing.js';
 import { plant } from './planted.js';
@@ -329,12 +330,14 @@ export function realizerAnswer(request: FakeChatRequest): unknown {
   const prompt = promptContent(request.messages, 'WRITE THESE ROUNDS:');
   const { rounds, topics, traits, name } = parseRealizerRounds(prompt);
   const seed = String(request.body.seed ?? '');
+  // A regeneration's prompt differs (its attempt and hints), so its draws differ too.
+  const promptKey = sha256(prompt).slice(0, 16);
   return {
     turns: rounds.map((round, i) => {
       const topic =
         topics[Math.min(topics.length - 1, Math.floor((i * topics.length) / Math.max(1, rounds.length)))] ??
         'your plans';
-      const key = `${seed}\u0000${round.round}\u0000${prompt.length}`;
+      const key = `${seed}\u0000${round.round}\u0000${promptKey}`;
       const planted: string[] = [];
       const user = userTurn(round, topic, traits, name, key, request.dialect, planted);
       for (const item of planted) plant(user, item);
