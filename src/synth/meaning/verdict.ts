@@ -128,7 +128,14 @@ function decideCondition(
   const evidence = conditionEvidence(clause.tokens, condition, clause.skip);
   if (evidence !== null) {
     const first = Math.min(...evidence);
-    const before = clause.tokens.slice(Math.max(0, first - 3), first);
+    // Only the words right before the condition can exclude it: a negator that a verb or noun
+    // separates from it belongs to that word ("can't stand karaoke late at night" keeps it).
+    const before: typeof clause.tokens = [];
+    for (let i = first - 1; i >= Math.max(0, first - 3); i--) {
+      const token = clause.tokens[i]!;
+      if (CONTENT_POS.has(token.pos)) break;
+      before.unshift(token);
+    }
     if (EXCLUDING.has(clause.opener) || before.some((t) => EXCLUDING.has(t.lower) || NEGATORS.has(t.lower)))
       return { ...base, verdict: 'contradicts', reason: `excludes the condition "${condition}"` };
   }
@@ -167,3 +174,5 @@ function decideCondition(
     ? { ...verdict, reason: `${verdict.reason}, keeps the condition "${condition}"` }
     : verdict;
 }
+
+const CONTENT_POS = new Set(['VERB', 'NOUN', 'PROPN']);
