@@ -20,7 +20,12 @@ export function entailmentAnswer(request: FakeChatRequest): unknown {
     const words = item.split(/\s+/).filter((w) => w.length > 3);
     const named =
       message.toLowerCase().includes(item) || words.some((w) => message.toLowerCase().includes(w));
-    const says = plantedIn(message).has(item) ? 'opposite' : named ? 'yes' : 'no';
+    // The question names the plan's item; what was planted is the item as the fake read it from
+    // the statement: either may carry words the other leaves out ("food delivery" / "ordering food delivery").
+    const opposite = [...plantedIn(message)].some(
+      (planted) => planted === item || planted.includes(item) || item.includes(planted),
+    );
+    const says = opposite ? 'opposite' : named ? 'yes' : 'no';
     return { id: m[1]!, says, quote: named ? message.slice(0, 120) : '' };
   });
   return { answers };
