@@ -54,6 +54,9 @@ export interface ReplayOptions {
   mode?: 'hybrid' | 'bm25' | 'dense';
 }
 
+/** Turns of context a personality-inference step shows (and reads its user messages from): five rounds. */
+const PERSONALITY_CONTEXT_TURNS = 10;
+
 const traceTurn = (turn: Turn): TraceTurn => ({
   id: turn.id,
   index: turn.index,
@@ -205,7 +208,12 @@ export async function replayMemory(
           });
         }
         observeSlots(index, known, semantic.slots);
-        const scores = goldPersonalityScores(index, turn);
+        // Personality is read from several messages: the user turns of a longer context window.
+        const recent = turns.slice(Math.max(0, position - PERSONALITY_CONTEXT_TURNS), position);
+        const scores = goldPersonalityScores([
+          ...recent.filter((item) => item.speaker === 'user').map((item) => item.text),
+          turn.text,
+        ]);
         trace(
           'personality_inference',
           session.index,
@@ -213,7 +221,7 @@ export async function replayMemory(
           {
             time: turn.time,
             turn: traceTurn(turn),
-            context,
+            context: recent.map(traceTurn),
             personality: describePersonality(memory.personality.p),
           },
           {

@@ -4,7 +4,7 @@ import type { EpisodicEntry, ProceduralEntry } from '../../schemas/memory.js';
 import type { CoreMemory } from '../../schemas/persona.js';
 import type { EvidenceSlot, Preference } from '../../schemas/plan.js';
 import { tokenize } from '../retrieval/tokenize.js';
-import { personalityTargetFromText } from './personality-evidence.js';
+import { inferPersonality, scoresOf } from './personality-reading.js';
 import { type PlanIndex, preferenceClause } from './plan-index.js';
 import type { SemanticDecision } from './targets.js';
 
@@ -59,17 +59,17 @@ export function goldSemanticDecision(
 }
 
 /**
- * Gold per-turn personality scores: what the message shows (PersonaVLM §3.2: 3 = no evidence).
- * A trait the text gives a cue for (a worry marker, a blunt demand, "I feel more outgoing
- * lately" …) reads on the side the text shows, with the plan's score at the turn when it lies on
- * that side; every trait the text shows nothing about is 3, so a turn without cues is all 3 and
- * PEM skips the update. The hidden profile alone is never a target.
+ * Gold per-turn personality scores: what a reader infers from the user's recent messages (the
+ * latest and the user turns of its context), graded, with 3 where they give not enough evidence
+ * (PersonaVLM §3.2: 3 = no evidence; src/memory/gold/personality-reading.ts). Neither the hidden
+ * profile nor the phrase banks that wrote the style are read, so a turn whose window shows
+ * nothing is all 3 and PEM skips the update.
  *
  * @example
- * memory.inferPersonality(goldPersonalityScores(indexPlan(plan), userTurn));
+ * memory.inferPersonality(goldPersonalityScores([...contextUserTexts, userTurn.text]));
  */
-export function goldPersonalityScores(index: PlanIndex, turn: Turn): BigFive {
-  return personalityTargetFromText(turn.text, index.personalityAt(turn.time));
+export function goldPersonalityScores(messages: readonly string[]): BigFive {
+  return scoresOf(inferPersonality(messages));
 }
 
 /** The preference and people state the dialogue has revealed so far (what core memory may hold). */

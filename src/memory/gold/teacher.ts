@@ -33,7 +33,7 @@ const INSTRUCTIONS: Record<MemoryTaskName, string> = {
   semantic_write:
     'You maintain the semantic memory of a personal assistant. Given the latest dialogue turn and its context, decide whether it states lasting personal information about the user (preferences, habits, facts, relationships, goals, named objects in images). Answer with reason, decision (true/false), content (one sentence, or null) and keywords.',
   personality_inference:
-    "Infer the user's Big Five personality scores (integers 1-5; 3 = no evidence) from the latest user message in context.",
+    "Infer the user's Big Five personality scores (integers 1-5) from the user's recent messages (the latest and those in context); 3 where they give not enough evidence.",
   tree_ops:
     'You maintain a PersonaTree of the user. Given the current filled leaves (dotted path -> value) and the latest dialogue chunk, output the operations, one per line, nothing else: ADD(path, "value"), UPDATE(path, "value") (merge still-valid old content with the new), DELETE(path, None), or NO_OP() when nothing changes. Return them in the field ops.',
 };

@@ -23,6 +23,8 @@ export interface RoundContext {
   state: CompactState;
   style: UserStyle;
   topic: string;
+  /** The topic in the assistant's voice ("my photos" → "your photos"). */
+  assistantTopic?: string;
   /** The user's first name, for personalized assistant turns. */
   name: string;
   /** The detail a misstatement round says wrong and its correction round puts right. */
@@ -189,25 +191,16 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
       pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
   }
 
-  // Personality: one prefix on the first sentence, one suffix on the last (SPEC.md §1: Big Five shapes tone).
+  // Personality (SPEC.md §1: Big Five shapes tone): on a minority of turns, one sentence of the
+  // user's style, said before or after what the turn is about.
   const style = ctx.style;
-  const first = pieces[0]!;
-  const prefixBank = rng.chance(style.blunt)
-    ? 'bluntPrefix'
-    : rng.chance(style.exclaim)
-      ? 'exclaimPrefix'
-      : rng.chance(style.reserved)
-        ? 'reservedPrefix'
-        : rng.chance(style.curious)
-          ? 'curiousPrefix'
-          : rng.chance(style.planner)
-            ? 'plannerPrefix'
-            : null;
-  if (prefixBank !== null) first.text = `${GRAMMAR.expand(`{${prefixBank}}`, vars, rng)}, ${first.text}`;
-  const last = pieces[pieces.length - 1]!;
-  if (rng.chance(style.worry)) last.text = `${last.text}, ${GRAMMAR.expand('{worrySuffix}', vars, rng)}`;
-  else if (rng.chance(style.polite))
-    last.text = `${last.text}, ${GRAMMAR.expand('{politeSuffix}', vars, rng)}`;
+  for (const [bank, chance] of style.banks) {
+    if (!rng.chance(chance)) continue;
+    const said: Piece = { text: GRAMMAR.expand(`{${bank}}`, vars, rng), keywords: [], question: false };
+    if (rng.chance(0.5)) pieces.unshift(said);
+    else pieces.push(said);
+    break;
+  }
 
   const punctuation = (): string => (rng.chance(style.exclaim) ? '!' : '.');
   const text = pieces.map((piece) => finish(piece, punctuation())).join(' ');
@@ -216,7 +209,7 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
 }
 
 function knownPiece(ctx: RoundContext, known: Preference, rng: Rng): string {
-  const vars = { ...baseVars(ctx), known: known.item };
+  const vars = { ...baseVars(ctx), topic: ctx.assistantTopic ?? ctx.topic, known: known.item };
   if (known.condition !== null)
     return GRAMMAR.pick(ASSISTANT_TEMPLATES.askCondition!, { ...vars, when: known.condition.when }, rng);
   return GRAMMAR.pick(
@@ -226,68 +219,96 @@ function knownPiece(ctx: RoundContext, known: Preference, rng: Rng): string {
   );
 }
 
-/** The assistant reply: responsive to the round, personalized with preferences the user already shared. */
-export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
+/** How the assistant says a drift's old and new sides ("tonkotsu ramen is behind you"). */
+function driftParts(closed: Preference, opened: Preference): { fromPart: string; toPart: string } {
+  return {
+    fromPart:
+      closed.polarity === 'like' ? `${closed.item} is behind you` : `${closed.item} no longer bothers you`,
+    toPart: opened.polarity === 'like' ? `you are into ${opened.item} now` : `${opened.item} is out for you now`,
+  };
+}
+
+/** The reply key and variables of a round that states a slot, answering what the user said. */
+function slotReply(ctx: RoundContext, slot: EvidenceSlot, vars: Record<string, string>): string {
   const plan = ctx.view.plan;
-  const vars: Record<string, string> = baseVars(ctx);
+  const pref = plan.preferences.find((p) => p.id === slot.refId);
+  const drift = plan.drift.find((d) => d.id === slot.refId);
+  const concept = plan.concepts.find((c) => c.id === slot.refId);
+  const image = plan.images.find((i) => i.id === (slot.imageId ?? slot.refId));
+  vars.kw = slot.keywords[0] ?? vars.topic ?? '';
+  if (pref !== undefined) {
+    vars.item = pref.item;
+    return pref.polarity;
+  }
+  if (drift !== undefined) {
+    const opened = plan.preferences.find((p) => p.id === drift.preferenceId);
+    const closed = plan.preferences.find((p) => p.id === drift.previousPreferenceId);
+    if (opened !== undefined && closed !== undefined) {
+      Object.assign(vars, driftParts(closed, opened));
+      return 'driftModify';
+    }
+    const side = (opened ?? closed) as Preference;
+    vars.item = side.item;
+    return `drift${opened === undefined ? 'Delete' : 'Add'}${cap(side.polarity)}`;
+  }
+  if (slot.kind === 'relationship') {
+    const person = plan.people.find((p) => p.id === slot.refId);
+    vars.person = person?.name ?? 'them';
+    const at = person?.timeline.findIndex((entry) => entry.time === slot.time) ?? -1;
+    const change = at > 0 ? person!.timeline[at]!.closeness - person!.timeline[at - 1]!.closeness : 0;
+    return change > 0 ? 'relationshipCloser' : change < 0 ? 'relationshipApart' : 'relationship';
+  }
+  if (slot.kind === 'goal') {
+    const goal = plan.goals.find((g) => g.id === slot.refId);
+    vars.goal = goal?.description ?? 'do that';
+    const state = goal?.states.filter((entry) => entry.time <= slot.time).pop()?.status ?? 'planned';
+    return state === 'unknown' ? 'goal_planned' : `goal_${state}`;
+  }
+  if (concept !== undefined) {
+    vars.concept = concept.name;
+    return 'concept';
+  }
+  if (image !== undefined) return 'image';
+  return 'statement';
+}
+
+/** Reply keys after which advice about the topic reads as an answer (not after a change or a loss). */
+const ADVISABLE = new Set(['like', 'goal_planned', 'goal_in_progress', 'statement', 'image', 'concept']);
+
+/**
+ * The assistant reply: answers what the user said (a change of preference as a change, a goal
+ * at its status), then on some rounds advice, a remembered preference and a follow-up.
+ */
+export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
+  const vars: Record<string, string> = { ...baseVars(ctx), topic: ctx.assistantTopic ?? ctx.topic };
   const out: string[] = [];
   const slot = ctx.round.slots[0];
+  let key = 'ack';
   if (slot !== undefined) {
-    const pref = plan.preferences.find((p) => p.id === slot.refId);
-    const drift = plan.drift.find((d) => d.id === slot.refId);
-    const concept = plan.concepts.find((c) => c.id === slot.refId);
-    const image = plan.images.find((i) => i.id === (slot.imageId ?? slot.refId));
-    let key = 'statement';
-    vars.kw = slot.keywords[0] ?? ctx.topic;
-    if (pref !== undefined) {
-      key = pref.polarity;
-      vars.item = pref.item;
-    } else if (drift !== undefined) {
-      const opened = plan.preferences.find((p) => p.id === drift.preferenceId);
-      const closed = plan.preferences.find((p) => p.id === drift.previousPreferenceId);
-      key =
-        opened === undefined
-          ? 'statement'
-          : closed === undefined
-            ? opened.polarity
-            : `drift${cap(opened.polarity)}`;
-      vars.item = opened?.item ?? '';
-      vars.prev = closed?.item ?? 'the old favourite';
-    } else if (slot.kind === 'relationship') {
-      key = 'relationship';
-      vars.person = plan.people.find((p) => p.id === slot.refId)?.name ?? 'them';
-    } else if (slot.kind === 'goal') {
-      key = 'goal';
-      vars.goal = plan.goals.find((g) => g.id === slot.refId)?.description ?? 'that';
-    } else if (concept !== undefined) {
-      key = 'concept';
-      vars.concept = concept.name;
-    } else if (image !== undefined) {
-      key = 'image';
-      vars.caption = image.caption;
-    }
+    key = slotReply(ctx, slot, vars);
     out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[key]!, vars, rng)));
   } else if (ctx.round.noise !== null) {
-    const kind = noiseTemplateKind(ctx, ctx.round.noise);
-    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[kind] ?? ASSISTANT_TEMPLATES.noise!, vars, rng)));
+    key = noiseTemplateKind(ctx, ctx.round.noise);
+    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[key] ?? ASSISTANT_TEMPLATES.noise!, vars, rng)));
   } else if (ctx.round.images.length > 0) {
-    const image = plan.images.find((i) => i.id === ctx.round.images[0]);
-    out.push(
-      sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES.image!, { ...vars, caption: image?.caption ?? 'that' }, rng)),
-    );
+    key = 'image';
+    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES.image!, vars, rng)));
   } else {
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAck, vars, rng)));
   }
-  const terse = ctx.style.blunt > 0;
-  if (rng.chance(terse ? 0.5 : 0.75)) out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
+  // After a change, a loss or a correction the reply stays on what the user said.
+  const focused = !(key === 'ack' || ADVISABLE.has(key));
+  const terse = ctx.style.terse;
+  if (!focused && rng.chance(terse ? 0.4 : 0.6))
+    out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
   // The chunk's state is taken at its first round: drop preferences that ended since then.
   const known = ctx.state.known.filter(
     (pref) => pref.validUntil === null || ctx.round.time < Date.parse(pref.validUntil),
   );
-  if (known.length > 0 && rng.chance(0.3)) out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
-  if (rng.chance(ctx.style.worry * 1.5))
+  if (!focused && known.length > 0 && rng.chance(0.25)) out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
+  if (!focused && ctx.style.banks.some(([bank]) => bank === 'neuroticHigh') && rng.chance(0.3))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantReassure, vars, rng)));
-  if (rng.chance(terse ? 0.25 : 0.55))
+  if (!focused && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.2 : 0.45))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantFollow, vars, rng), '?'));
   return out.join(' ');
 }

@@ -120,9 +120,9 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
 
 export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   irrelevant: [
-    '[totally unrelated|random question|off topic], but how [long|far|many] {trivia}?',
-    'quick tangent: why do {oddity}? it crossed my mind {timeRef}',
-    'completely different thing - is it true that {oddity} in {place}s?',
+    '[totally unrelated|random question|off topic], but {trivia}?',
+    'quick tangent: why do {oddity}? It crossed my mind {timeRef}',
+    'completely different thing - do you know why {oddity}?',
   ],
   exploratory: [
     'just browsing, but what is {explore} like, without committing to anything {dayRef}?',
@@ -154,14 +154,16 @@ export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
 
 export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
   trivia: [
-    'does it take light to reach the moon',
-    'is the longest river',
-    'bones are in a cat',
-    'stairs does the Eiffel Tower have',
-    'do penguins sleep',
-    'languages are spoken in India',
-    'does a jellyfish live',
-    'planets have rings',
+    'how long does light take to reach the moon',
+    'which river is the longest in the world',
+    'how many bones does a cat have',
+    'how many steps does the Eiffel Tower have',
+    'how do penguins sleep standing up',
+    'how many languages are spoken in India',
+    'how long does a jellyfish live',
+    'which planets have rings',
+    'why is the sky blue',
+    'how deep is the ocean at its deepest',
   ],
   oddity: [
     'cats knock things off tables',
@@ -215,41 +217,76 @@ export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
  */
 export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   like: [
-    '{react}, {item} - [noted|lovely|got it|good to know]; I will keep it in mind when we talk about {topic} {dayRef}',
-    '{react}[, {name}|], {item} it is - I will factor it into {aspect} for {topic}',
-    '{react}, so {item} is a favourite; it could even fit into {topic} {dayRef}, {aspect} permitting',
+    '{react}, {item} - [noted|lovely|got it|good to know]; I will keep it in mind when we talk about {topic}',
+    '{react}[, {name}|], {item} it is - I will factor that in',
+    '{react}, so you are a fan of {item}; I will remember that',
   ],
   dislike: [
-    '{react}, no {item} then - [understood|noted|fair enough]; I will steer clear of it for {topic}',
-    '{react}[, {name}|], {item} is off the table - I will plan {topic} around that {dayRef}',
+    '{react}, no {item} then - [understood|noted|fair enough]; I will steer clear of it',
+    '{react}[, {name}|], I will leave {item} out of anything I suggest',
   ],
-  driftLike: [
-    '{react}, {item} instead of {prev} now - [thanks for the update|good to know]; I will adjust my suggestions {dayRef}',
-    '{react}[, {name}|], from {prev} to {item} - I will plan {topic} with that in mind',
+  // A change of preference is answered as a change: what is out, what is in (issue 27: replies next
+  // to drift turns answer the drift).
+  driftAddLike: [
+    '{react}, so you have gotten into {item} lately - [good to know|noted]; I will suggest it from now on',
+    '{react}[, {name}|], {item} is new for you then - I will keep it in mind',
   ],
-  driftDislike: [
-    '{react}, so {item} is off the list now - [thanks for telling me|noted]; I will leave it out from now on',
-    '{react}[, {name}|], no more {item} then; I will keep that in mind for {topic}',
+  driftAddDislike: [
+    '{react}, so {item} is out for you now - [understood|noted]; I will leave it out of my suggestions',
+    '{react}[, {name}|], no {item} from now on then; I will not suggest it',
+  ],
+  driftDeleteLike: [
+    '{react}, so {item} is not part of your life any more - [understood|noted]; I will stop suggesting it',
+    '{react}[, {name}|], you are done with {item} then; I will not bring it up',
+  ],
+  driftDeleteDislike: [
+    '{react}, so {item} does not bother you any more - [noted|good to know]; I will not rule it out from now on',
+    '{react}[, {name}|], {item} is fine for you now then; I will update my notes',
+  ],
+  driftModify: [
+    '{react}, so {fromPart}, and {toPart} - [thanks for the update|noted]; I will adjust my suggestions',
+    '{react}[, {name}|]: {fromPart}, {toPart}; I will keep that in mind from now on',
   ],
   relationship: [
-    '{react}, {person} [sounds|seems] [lovely|like a good friend|important to you|like great company]; how are things with them when it comes to {topic}?',
-    '{react}[, {name}|], time with {person} [sounds nice|is worth a lot|sounds like it did you good]; {followUp}?',
+    '{react}, {person} [sounds|seems] [lovely|like a good friend|important to you|like great company]; how are things with them these days?',
+    '{react}[, {name}|], time with {person} [sounds nice|is worth a lot|sounds like it did you good]',
   ],
-  goal: [
+  relationshipCloser: [
+    '{react}, it is good to hear you and {person} have grown closer',
+    '{react}[, {name}|], that sounds like a good change with {person}',
+  ],
+  relationshipApart: [
+    '{react}, I am sorry you and {person} have drifted apart; do you want to talk about it?',
+    '{react}[, {name}|], that sounds hard with {person} - these things often change again',
+  ],
+  // A goal is answered at its status: a goal the user gave up is not cheered on.
+  goal_planned: [
     '{react}, {goal} - [what a great goal|love that|good for you]; {adviceLead} set a small milestone for {span}',
-    '{react}[, {name}|], wanting to {goal} is [great|a good plan|exciting]; {followUp}?',
+    '{react}[, {name}|], wanting to {goal} is [great|a good plan|exciting]',
+  ],
+  goal_in_progress: [
+    '{react}, good to hear you are making progress - trying to {goal} takes time',
+    '{react}[, {name}|], so the plan to {goal} is under way; {followUp}?',
+  ],
+  goal_achieved: [
+    '{react}, congratulations - you managed to {goal}!',
+    '{react}[, {name}|], you did it: you managed to {goal}; that took real effort',
+  ],
+  goal_abandoned: [
+    '{react}, understood - you have stopped trying to {goal}; I will not bring it up unless you do',
+    '{react}[, {name}|], so the plan to {goal} is off; we can look at something else whenever you like',
   ],
   statement: [
-    '{react}, {kw} - [noted|good to know|that helps]; I will remember that when we talk about {topic}',
-    '{react}[, {name}|], [thanks for sharing|good to know|that is useful] about {kw}; it helps me understand {aspect} for you',
+    '{react}, {kw} - [noted|good to know|that helps]; I will remember that',
+    '{react}[, {name}|], [thanks for sharing|good to know|that is useful] about {kw}',
   ],
   image: [
-    '{react}, [lovely|great|nice|sweet] [photo|shot|picture] - {caption}; where was it taken, and does it connect to {topic}?',
-    '{react}[, {name}|], {caption} [looks lovely|is a great shot|makes a nice picture]; {followUp}?',
+    '{react}, [lovely|great|nice|sweet] [photo|shot|picture] - where was it taken?',
+    '{react}[, {name}|], that [looks lovely|is a great shot|makes a nice picture]; {followUp}?',
   ],
   concept: [
-    '{react}, {concept} [again|in a new photo|once more]! [such a|what a] [sweet|lovely|fun] [photo|shot|picture]; {followUp}?',
-    '{react}[, {name}|], so this is {concept} - thanks for showing me, I will remember {concept} when we talk about {topic} {dayRef}',
+    '{react}, {concept} [again|in a new photo|once more]! [Such a|What a] [sweet|lovely|fun] [photo|shot|picture]',
+    '{react}[, {name}|], so this is {concept} - thanks for showing me, I will remember {concept}',
   ],
   misstatement: [
     '{react}, noted: {slipDetail} is {slipWrong}',
@@ -260,56 +297,110 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{react}[, {name}|], fixed: {slipRight} for {slipDetail} instead of {slipWrong}',
   ],
   noise: [
-    '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - for {topic}, though, {adviceLead} {adviceAction}',
-    '{react}[, {name}|] - [a quick|a short|a small] [detour|tangent|aside] from {topic}, [happy to|no problem]; then [we can get back to|back to] {aspect} {dayRef}',
+    '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - I am not sure off the top of my head, but happy to look it up',
+    '{react}[, {name}|] - [a quick|a short|a small] [detour|tangent|aside], [happy to|no problem]; then [we can get back to|back to] {topic} whenever you like',
   ],
   personalize: [
-    'since you enjoy {known}, {adviceLead} pair it with {topic} {dayRef}',
-    'given what you told me about {known}, {adviceLead} keep {aspect} in mind',
-    'knowing you like {known}, a reward for finishing {topic} could be exactly that {dayRef}',
+    'since you enjoy {known}, {adviceLead} make room for it {dayRef}',
+    'given what you told me about {known}, it could be a nice reward {dayRef}',
+    'knowing you like {known}, it might fit in somewhere {dayRef}',
   ],
   personalizeDislike: [
-    'and I will keep {known} out of anything about {topic}, since I know that is not for you',
-    'no {known} in the {topic} suggestions, of course - let us focus on {aspect} instead',
-    'I remember {known} is not your thing, so the {topic} ideas {dayRef} will skip it',
+    'and I will keep {known} out of anything I suggest, since I know that is not for you',
+    'no {known} in my suggestions, of course',
+    'I remember {known} is not your thing, so my ideas {dayRef} will skip it',
   ],
   askCondition: [
-    'before I suggest {known} for {topic}: is it {when} this time, and does {aspect} matter?',
-    'quick check before I recommend anything with {known} {dayRef} - is it {when}?',
-    'would {known} work {dayRef}, or only {when}, so that I get {aspect} right',
+    'before I suggest {known}: is it {when} this time?',
+    'quick check before I recommend anything with {known} - is it {when}?',
+    'would {known} work {dayRef}, or only {when}?',
   ],
 };
 
 /**
- * Style clauses conditioned on Big Five (high/low); prefixes attach with a comma, suffixes with a
- * comma. Each phrase is a cue `readPersonalityEvidence` (src/memory/gold/personality-evidence.ts)
- * reads as its trait and side, and no other user template holds one, so a personality-inference
- * target built from the text says exactly what the message shows (tested in style-cues.test.ts).
+ * Style sentences conditioned on Big Five (high/low), said as a sentence of their own before or
+ * after what the turn is about, on a minority of turns (src/synth/offline/compose.ts). They are
+ * written for people to read; the personality-inference target is read from the text by a
+ * separate reader with its own lexicon (src/memory/gold/personality-reading.ts), never from
+ * this list.
  */
 export const STYLE_CLAUSES = {
-  exclaimPrefix: [
-    'oh wow',
-    'guess what',
-    'yay',
-    'oh man',
-    'I have to tell everyone',
-    'I could chat about this all day',
+  extravertHigh: [
+    'this made my whole day',
+    'I have been telling everyone about it',
+    'I could talk about this for hours',
+    'my friends are sick of hearing about it',
+    'I love sharing this stuff with you',
+    'honestly, I am buzzing about it',
+    'what a week it has been',
+    'I am in such a great mood today',
+    'I had the best time this weekend',
+    'we should celebrate',
   ],
-  worrySuffix: [
-    'though I am a bit worried about {aspect}',
-    'and I keep overthinking {aspect}',
-    'which is stressing me out a little',
-    'and I am worried I will get it wrong',
-    'I am nervous it will go wrong {dayRef}',
-    'and it is keeping me up at night',
+  extravertLow: [
+    'anyway, that is all from me',
+    'keeping this brief',
+    'not much else to say',
+    'I mostly kept to myself this week',
+    'quiet week on my end',
+    'just a short note today',
   ],
-  bluntPrefix: ['just tell me straight', 'skip the fluff', 'no lectures please', 'do not waste my time'],
-  politeSuffix: ['if you do not mind', 'thanks so much', 'no rush at all', 'I really appreciate it'],
-  curiousPrefix: ['I am curious', 'I love trying new things', 'I want to explore something new'],
-  plannerPrefix: ['I made a list already', 'to keep it organised', 'I like to plan ahead'],
-  reservedPrefix: [
-    'I will keep this short',
-    'I am keeping to myself lately, so briefly',
-    'not one for big chats, so briefly',
+  neuroticHigh: [
+    'I am a bit anxious about it, to be honest',
+    'this has me on edge',
+    'I keep second-guessing myself',
+    'I feel stressed just thinking about it',
+    'I am scared I will mess it up',
+    'I have been so tense lately',
+    'I am nervous about how it will turn out',
+    'I feel overwhelmed by all of it',
+    'it is making me uneasy',
+    'I am worried I am getting it wrong',
+  ],
+  neuroticLow: [
+    'I am pretty relaxed about it either way',
+    'I feel calm about it',
+    'no stress, I am happy to see where it goes',
+    'I am feeling at ease these days',
+  ],
+  agreeableHigh: [
+    'thank you for being so patient with me',
+    'I really appreciate your help',
+    'thanks a lot, you are always kind',
+    'please take your time',
+    'sorry for all the questions, and thank you',
+    'I am grateful for the help',
+  ],
+  agreeableLow: [
+    'just give me the answer',
+    'do not bother with the pep talk',
+    'get to the point, I hate waffle',
+    'spare me the lecture',
+    'stop being so vague',
+    'keep it short, I do not need the fluff',
+  ],
+  openHigh: [
+    'I would love to try something completely different',
+    'I am curious what else is out there',
+    'I keep wondering what a new approach would look like',
+    'maybe I should experiment a bit',
+    'I like the idea of exploring something new',
+  ],
+  openLow: [
+    'I would rather stick with what I know',
+    'I prefer the usual way of doing things',
+    'nothing too unusual, please',
+  ],
+  conscientiousHigh: [
+    'I already put it on my schedule',
+    'I wrote out a checklist for it',
+    'I want to get it organised properly',
+    'I like having everything prepared ahead of time',
+    'I blocked out time in my calendar for it',
+  ],
+  conscientiousLow: [
+    'I will probably sort it out at the last minute',
+    'I have not really planned any of it',
+    'I keep forgetting to deal with it',
   ],
 } as const;

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { turnShape } from './src/validate/text-shape.ts';
+const file = process.argv[2]!;
+const lines = readFileSync(file, 'utf8').trim().split('\n');
+const skel = new Map<string, number>(), open = new Map<string, number>(), end = new Map<string, number>();
+let users = 0, frag = 0, lower = 0; const fragEx: string[] = []; const lowEx: string[] = [];
+const max = Number(process.argv[3] ?? 1e9);
+for (const line of lines.slice(0, max)) {
+  const d = JSON.parse(line);
+  for (const s of d.sessions) for (const t of s.turns) {
+    if (t.speaker !== (process.env.SPK ?? 'user')) continue;
+    users++;
+    const sh = turnShape(t.text);
+    for (const k of sh.skeletons) skel.set(k, (skel.get(k) ?? 0) + 1);
+    if (sh.opening) open.set(sh.opening, (open.get(sh.opening) ?? 0) + 1);
+    if (sh.ending) end.set(sh.ending, (end.get(sh.ending) ?? 0) + 1);
+    if (sh.fragments.length) { frag++; if (fragEx.length < 400) fragEx.push(sh.fragments.join(' | ') + '  <<' + t.text); }
+    if (sh.lowercaseNames.length) { lower++; if (lowEx.length < 5) lowEx.push(t.text); }
+  }
+}
+const top = (m: Map<string, number>, n = 12) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${(100 * v / users).toFixed(1)}% ${k}`);
+const stock = (m: Map<string, number>) => { let s = 0; for (const v of m.values()) if (v >= users * 0.01) s += v; return (100 * s / users).toFixed(1); };
+console.log({ users, frag: (100 * frag / users).toFixed(1), lower: (100 * lower / users).toFixed(1), stockOpen: stock(open), stockEnd: stock(end) });
+console.log('SKEL', top(skel)); console.log('OPEN', top(open)); console.log('END', top(end));
+const byKind = new Map<string, number>(); for (const f of fragEx) { const k = f.split(':')[0]!; byKind.set(k, (byKind.get(k) ?? 0) + 1); }
+console.log(byKind);
+const shuffled = fragEx.filter((_, i) => i % 13 === 0).slice(0, 30); console.log(shuffled.join('\n')); console.log(lowEx.join('\n'));
