@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { turnShape } from './src/validate/text-shape.ts';
+import { parsedShape, turnEdges, lowercaseNames } from './src/validate/text-shape.ts';
+const turnShape = (t: string) => ({ ...parsedShape(t), ...turnEdges(t), lowercaseNames: lowercaseNames(t) });
 const file = process.argv[2]!;
 const lines = readFileSync(file, 'utf8').trim().split('\n');
 const skel = new Map<string, number>(), open = new Map<string, number>(), end = new Map<string, number>();
@@ -25,3 +26,11 @@ console.log('SKEL', top(skel)); console.log('OPEN', top(open)); console.log('END
 const byKind = new Map<string, number>(); for (const f of fragEx) { const k = f.split(':')[0]!; byKind.set(k, (byKind.get(k) ?? 0) + 1); }
 console.log(byKind);
 const shuffled = fragEx.filter((_, i) => i % 13 === 0).slice(0, 30); console.log(shuffled.join('\n')); console.log(lowEx.join('\n'));
+import { readSentences } from './src/util/nlp.ts';
+import { sentenceSkeleton } from './src/validate/text-shape.ts';
+{
+const want = new Set([...skel].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k]) => k));
+const ex = new Map<string, string[]>();
+for (const line of lines.slice(0, 40)) { const d = JSON.parse(line); for (const s of d.sessions) for (const t of s.turns) { if (t.speaker !== 'user') continue; for (const se of readSentences(t.text)) { const k = sentenceSkeleton(se); if (k && want.has(k)) { const l = ex.get(k) ?? []; if (l.length < 4) l.push(se.text); ex.set(k, l); } } } }
+console.log(ex);
+}

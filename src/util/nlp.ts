@@ -3,8 +3,9 @@
  * tags and the model's sentiment, for checks and labels that must read text with a lexicon of
  * their own (never the phrase banks that wrote it). Loaded on first use.
  */
-import winkNLP, { type ItemSentence } from 'wink-nlp';
+
 import model from 'wink-eng-lite-web-model';
+import winkNLP, { type ItemSentence } from 'wink-nlp';
 
 /** One sentence as read: its text, tokens, their POS tags and the sentence's sentiment (−1…1). */
 export interface ReadSentence {

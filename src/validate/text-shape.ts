@@ -10,35 +10,12 @@ import { type ReadSentence, readSentences } from '../util/nlp.js';
 const CONTENT = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV', 'NUM', 'INTJ', 'X', 'SYM']);
 /** Sentences shorter than this many tokens are too short for their shape to be a template. */
 const MIN_SKELETON_TOKENS = 7;
-const ARTICLES = new Set(['a', 'an', 'the', 'my', 'your', 'his', 'her', 'their', 'our']);
-/** Preposition pairs English does use. */
-const PREPOSITION_PAIRS = new Set([
-  'out of',
-  'because of',
-  'instead of',
-  'up to',
-  'from around',
-  'up in',
-  'up at',
-  'back to',
-  'back from',
-  'over to',
-  'down to',
-  'apart from',
-  'due to',
-  'next to',
-  'close to',
-  'away from',
-  'along with',
-  'in between',
-  'as of',
-  'up with',
-  'out in',
-  'off to',
-  'about to',
-  'as for',
-  'from behind',
-]);
+const ARTICLES = new Set(['a', 'an', 'the', 'my', 'your', 'his', 'her', 'their', 'our', 'no']);
+/** A preposition that takes an object, then one that cannot start it ("for on your day off"). */
+const HEADS = new Set(['for', 'of', 'to', 'with', 'at', 'from', 'about', 'into']);
+const NOT_AN_OBJECT = new Set(['on', 'in', 'at', 'for', 'of', 'to', 'with', 'by', 'into']);
+/** Sentences of at least this many words with no verb are fragments. */
+const VERBLESS_WORDS = 8;
 const DAYS_AND_MONTHS =
   /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|april|june|july|august|september|october|november|december)\b/;
 
@@ -61,8 +38,8 @@ export function sentenceSkeleton(sentence: ReadSentence): string | null {
 
 /**
  * Ungrammatical joins in one sentence, as the parser reads it: two determiners with no noun
- * between ("a few the photos"), a word said twice in a row, two prepositions in a row ("for on
- * your day off"), and a sentence of five or more words with no verb.
+ * between ("a few the photos"), a word said twice in a row, a preposition with no object before
+ * the next ("for on your day off"), and a sentence of eight or more words with no verb.
  *
  * @example fragmentProblems(readSentences('Should I compare a few the photos options?')[0]) // ['determiner after determiner: "the"']
  */
@@ -76,58 +53,75 @@ export function fragmentProblems(sentence: ReadSentence): string[] {
       problems.push(`word said twice: "${word} ${word}"`);
     if (ARTICLES.has(word) && pos[i] === 'DET') {
       for (let back = i - 1; back >= Math.max(0, i - 2); back--) {
-        if (pos[back] === 'NOUN' || pos[back] === 'PROPN' || pos[back] === 'PUNCT' || pos[back] === 'VERB') break;
+        if (pos[back] === 'NOUN' || pos[back] === 'PROPN' || pos[back] === 'PUNCT' || pos[back] === 'VERB')
+          break;
         if (pos[back] === 'DET' && ARTICLES.has(words[back] as string)) {
           problems.push(`determiner after determiner: "${words.slice(back, i + 1).join(' ')}"`);
           break;
         }
       }
     }
-    if (pos[i] === 'ADP' && pos[i - 1] === 'ADP' && !PREPOSITION_PAIRS.has(`${words[i - 1]} ${word}`))
+    if (HEADS.has(words[i - 1] as string) && NOT_AN_OBJECT.has(word) && pos[i] === 'ADP')
       problems.push(`two prepositions: "${words[i - 1]} ${word}"`);
   }
   const wordCount = pos.filter((tag) => tag !== 'PUNCT').length;
-  if (wordCount >= 5 && !pos.some((tag) => tag === 'VERB' || tag === 'AUX'))
+  // A colon introduces a list or a caption ("A new picture of Ziggy: two kites"), not a fragment.
+  if (
+    wordCount >= VERBLESS_WORDS &&
+    !sentence.text.includes(':') &&
+    !pos.some((tag) => tag === 'VERB' || tag === 'AUX')
+  )
     problems.push(`no verb: "${sentence.text}"`);
   return problems;
 }
 
-/** What one user turn contributes to the run's text-shape figures. */
-export interface TurnShape {
-  /** Distinct sentence skeletons of the turn. */
-  skeletons: string[];
-  /** First three words (lower case), or '' for a turn shorter than that. */
-  opening: string;
-  /** Last four words (lower case), or ''. */
-  ending: string;
-  fragments: string[];
-  /** Day and month names written in lower case. */
-  lowercaseNames: string[];
-}
-
-const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+const words = (text: string) =>
+  text
+    .replace(/<image>/g, ' ')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}']+/gu) ?? [];
 
 /**
- * Reads one user turn.
+ * A turn's first three and last four words (lower case; '' when it is shorter), the runs a
+ * stock opener or an appended stock clause repeats.
  *
- * @example turnShape('I have dim sum every sunday morning.').lowercaseNames // ['sunday']
+ * @example turnEdges('Oh wow, I got the job!') // { opening: 'oh wow i', ending: 'i got the job' }
  */
-export function turnShape(text: string): TurnShape {
-  const sentences = readSentences(text);
+export function turnEdges(text: string): { opening: string; ending: string } {
+  const all = words(text);
+  return {
+    opening: all.length >= 3 ? all.slice(0, 3).join(' ') : '',
+    ending: all.length >= 4 ? all.slice(-4).join(' ') : '',
+  };
+}
+
+/**
+ * Day and month names written in lower case ("every sunday morning").
+ *
+ * @example lowercaseNames('I have dim sum every sunday morning.') // ['sunday']
+ */
+export function lowercaseNames(text: string): string[] {
+  return text.match(new RegExp(DAYS_AND_MONTHS.source, 'g')) ?? [];
+}
+
+/** The parsed part of a turn's shape: its distinct sentence skeletons and fragments. */
+export interface ParsedShape {
+  skeletons: string[];
+  fragments: string[];
+}
+
+/**
+ * Parses one turn.
+ *
+ * @example parsedShape('Should I compare a few the photos options?').fragments // ['determiner after determiner: "a few the"']
+ */
+export function parsedShape(text: string): ParsedShape {
   const skeletons = new Set<string>();
   const fragments: string[] = [];
-  for (const sentence of sentences) {
+  for (const sentence of readSentences(text)) {
     const skeleton = sentenceSkeleton(sentence);
     if (skeleton !== null) skeletons.add(skeleton);
     fragments.push(...fragmentProblems(sentence));
   }
-  const all = words(text.replace(/<image>/g, ' '));
-  const lowercaseNames = (text.match(new RegExp(DAYS_AND_MONTHS.source, 'g')) ?? []).slice();
-  return {
-    skeletons: [...skeletons],
-    opening: all.length >= 3 ? all.slice(0, 3).join(' ') : '',
-    ending: all.length >= 4 ? all.slice(-4).join(' ') : '',
-    fragments,
-    lowercaseNames,
-  };
+  return { skeletons: [...skeletons], fragments };
 }

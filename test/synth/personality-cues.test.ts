@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { inferPersonality, readMessage, scoreFromCounts } from '../../src/memory/gold/personality-reading.js';
 import { indexPlan } from '../../src/memory/gold/plan-index.js';
-import {
-  inferPersonality,
-  readMessage,
-  scoreFromCounts,
-} from '../../src/memory/gold/personality-reading.js';
 import { buildUserPlan } from '../../src/plan/index.js';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../../src/schemas/common.js';
 import { STYLE_CLAUSES } from '../../src/synth/offline/phrases.js';

@@ -20,7 +20,8 @@ const EXTREME = 4;
 const SELF_STATE =
   /\b(?:i am|i'm|i feel|i felt|i have been|i've been|i was|i keep|i get|makes me|making me|has me|keeps me)\b/i;
 const POLITE = /\b(?:please|thank(?:s| you)|appreciate|grateful|sorry)\b/i;
-const IMPATIENT = /\b(?:hate|stop|spare me|do not bother|don't bother|just give me|get to the point|vague)\b/i;
+const IMPATIENT =
+  /\b(?:hate|stop|spare me|do not bother|don't bother|just give me|get to the point|vague)\b/i;
 const NOVELTY =
   /\b(?:something (?:new|different)|new things|new approach|completely different|curious|wonder(?:ing)?|experiment(?:ing)?|explor(?:e|ing)|adventur\w*)\b/i;
 const ROUTINE = /\b(?:usual|familiar|stick with|same as always|what I know)\b/i;

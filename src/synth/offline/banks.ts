@@ -156,6 +156,8 @@ export const BANKS: Banks = {
     'oh nice',
     'I see',
   ],
+  // Reactions to a loss or a turning away: nothing that cheers.
+  calmReact: ['okay', 'right', 'I see', 'understood', 'alright', 'mm', 'ah', 'got it'],
   ack: [
     'got it',
     'that makes sense',

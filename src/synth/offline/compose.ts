@@ -224,7 +224,8 @@ function driftParts(closed: Preference, opened: Preference): { fromPart: string;
   return {
     fromPart:
       closed.polarity === 'like' ? `${closed.item} is behind you` : `${closed.item} no longer bothers you`,
-    toPart: opened.polarity === 'like' ? `you are into ${opened.item} now` : `${opened.item} is out for you now`,
+    toPart:
+      opened.polarity === 'like' ? `you are into ${opened.item} now` : `${opened.item} is out for you now`,
   };
 }
 
@@ -305,7 +306,8 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
   const known = ctx.state.known.filter(
     (pref) => pref.validUntil === null || ctx.round.time < Date.parse(pref.validUntil),
   );
-  if (!focused && known.length > 0 && rng.chance(0.25)) out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
+  if (!focused && known.length > 0 && rng.chance(0.25))
+    out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
   if (!focused && ctx.style.banks.some(([bank]) => bank === 'neuroticHigh') && rng.chance(0.3))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantReassure, vars, rng)));
   if (!focused && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.2 : 0.45))

@@ -23,13 +23,14 @@ export interface UserStyle {
 /** Distance from neutral, 0…1. */
 const lean = (score: number): number => Math.min(1, Math.abs(score - 3) / 2);
 
-const BANKS: ReadonlyArray<readonly [keyof BigFive, keyof typeof STYLE_CLAUSES, keyof typeof STYLE_CLAUSES]> = [
-  ['extraversion', 'extravertHigh', 'extravertLow'],
-  ['neuroticism', 'neuroticHigh', 'neuroticLow'],
-  ['agreeableness', 'agreeableHigh', 'agreeableLow'],
-  ['openness', 'openHigh', 'openLow'],
-  ['conscientiousness', 'conscientiousHigh', 'conscientiousLow'],
-];
+const BANKS: ReadonlyArray<readonly [keyof BigFive, keyof typeof STYLE_CLAUSES, keyof typeof STYLE_CLAUSES]> =
+  [
+    ['extraversion', 'extravertHigh', 'extravertLow'],
+    ['neuroticism', 'neuroticHigh', 'neuroticLow'],
+    ['agreeableness', 'agreeableHigh', 'agreeableLow'],
+    ['openness', 'openHigh', 'openLow'],
+    ['conscientiousness', 'conscientiousHigh', 'conscientiousLow'],
+  ];
 
 export function styleFor(bigFive: BigFive): UserStyle {
   const banks: Array<readonly [keyof typeof STYLE_CLAUSES, number]> = [];

@@ -48,7 +48,7 @@ export function firstPerson(statement: string): string {
   text = text.replace(/^the user's\b/i, 'my').replace(/\bthe user's\b/gi, 'my');
   const lead = /^the user\s+(\w+)/i.exec(text);
   if (lead !== null) text = `I ${baseVerb(lead[1]!.toLowerCase())}${text.slice(lead[0].length)}`;
-  else if (/^[a-z]+s\b/.test(text))
+  else if (/^[a-z-]+s\b/.test(text))
     text = `I ${baseVerb(text.split(' ')[0]!)}${text.slice(text.indexOf(' ') >= 0 ? text.indexOf(' ') : text.length)}`;
   text = text
     .replace(/\bthe user\b/gi, 'me')

@@ -71,7 +71,8 @@ function targetProblems(trace: MemoryTrace): string[] {
  */
 export const personalityEvidenceCheck: RuleCheck = {
   name: 'personality_evidence',
-  description: 'personality-inference targets are what their recent messages show (graded; 3 = not enough evidence)',
+  description:
+    'personality-inference targets are what their recent messages show (graded; 3 = not enough evidence)',
   run({ bundle }) {
     const failures: RuleFailure[] = [];
     for (const trace of bundle.memory?.traces ?? []) {
