@@ -18,6 +18,7 @@ import {
   goldCore,
   goldEpisodes,
   goldPersonalityScores,
+  goldProceduralDrops,
   goldProceduralUpdates,
   goldSemanticDecision,
   type KnownState,
@@ -279,7 +280,7 @@ export async function replayMemory(
     );
     memory.addEpisodes(episodes);
     const before = [...memory.procedural];
-    memory.setProcedural(goldProceduralUpdates(index, session, userId));
+    memory.setProcedural(goldProceduralUpdates(index, session, userId), goldProceduralDrops(index, session));
     trace(
       'procedural_update',
       session.index,

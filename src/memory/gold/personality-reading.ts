@@ -38,11 +38,10 @@ function readSentenceSet(sentences: readonly ReadSentence[]): MessageReading {
   const text = sentences.map((s) => s.text).join(' ');
   const words = sentences.reduce((n, s) => n + s.pos.filter((tag) => tag !== 'PUNCT').length, 0);
   const excited = sentences.some((s) => s.text.trim().endsWith('!') && s.sentiment >= 0);
-  const upbeat = self.some((s) => s.sentiment >= 0.4);
   const down = self.some((s) => s.sentiment <= -0.25);
   const calm = self.some((s) => s.sentiment > 0 && /\b(?:calm|relaxed|at ease|no stress)\b/i.test(s.text));
   return {
-    extraversion: side(excited || upbeat, words <= 6 && !excited),
+    extraversion: side(excited, words <= 6 && !excited),
     neuroticism: side(down, calm && !down),
     agreeableness: side(POLITE.test(text), IMPATIENT.test(text) && !POLITE.test(text)),
     openness: side(NOVELTY.test(text), ROUTINE.test(text)),

@@ -3,6 +3,7 @@ import type { DialogueSession, Turn } from '../../schemas/dialogue.js';
 import type { EpisodicEntry, ProceduralEntry } from '../../schemas/memory.js';
 import type { CoreMemory } from '../../schemas/persona.js';
 import type { EvidenceSlot, Preference } from '../../schemas/plan.js';
+import { segmentOf } from '../../util/segments.js';
 import { tokenize } from '../retrieval/tokenize.js';
 import { inferPersonality, scoresOf } from './personality-reading.js';
 import { type PlanIndex, preferenceClause } from './plan-index.js';
@@ -113,8 +114,34 @@ export function goldCore(index: PlanIndex, known: KnownState): CoreMemory {
     .sort((a, b) => (a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : 0))
     .map(preferenceClause);
   if (preferences.length > 0) base.human.preferences = preferences.join('; ');
-  for (const [key, statement] of [...known.facts.entries()].sort()) base.human[key] = statement;
+  // A revealed fact keeps the persona's own value ("retired librarian"), never the plan's
+  // statement template ("Connor Campbell works as retired librarian").
+  for (const [key, statement] of [...known.facts.entries()].sort())
+    base.human[key] ??= statement.replace(/^.*?(?:'s \w+: | works as an? | is an? | lives in )/, '');
   return base;
+}
+
+/** Plan topic labels as an episode summary says them (never the label: "how I have been feeling"). */
+const EPISODE_SUBJECTS: Readonly<Record<string, string>> = {
+  'people in my life': 'friends and family',
+  photos: "the user's photos",
+  'about me': "the user's background",
+  routines: "the user's daily routine",
+  'how I have been feeling': "the user's mood",
+};
+
+/** "goals: marathon" → "the user's plan to run a marathon", "preferences: ramen" → "ramen". */
+function episodeSubject(index: PlanIndex, label: string): string {
+  const fixed = EPISODE_SUBJECTS[label];
+  if (fixed !== undefined) return fixed;
+  const at = label.indexOf(': ');
+  if (at < 0) return label;
+  const subject = label.slice(at + 2);
+  if (label.startsWith('goals')) {
+    const goal = index.plan.goals.find((g) => g.keywords[0] === subject);
+    if (goal !== undefined) return `the user's plan to ${goal.description}`;
+  }
+  return subject;
 }
 
 /**
@@ -131,18 +158,18 @@ export function goldEpisodes(index: PlanIndex, session: DialogueSession, userId:
   const parts = Math.max(1, Math.min(topics.length, rounds.length));
   const episodes: EpisodicEntry[] = [];
   for (let part = 0; part < parts; part++) {
-    const from = Math.floor((part * rounds.length) / parts);
-    const to = Math.floor(((part + 1) * rounds.length) / parts);
-    const own = new Set(rounds.slice(from, to));
+    // The same even segments the realizer says the topics over (src/util/segments.ts).
+    const own = new Set(rounds.filter((_, i) => segmentOf(i, rounds.length, parts) === part));
     const turns = session.turns.filter((turn) => own.has(turn.round));
     const slots = turns
       .flatMap((turn) => turn.slots.flatMap((id) => index.slot(id) ?? []))
       .filter((slot) => slot.kind !== 'noise');
     const topic = topics[part] as string;
+    const subject = episodeSubject(index, topic);
     const summary =
       slots.length > 0
-        ? `Talked about ${topic}. ${slots.map((slot) => slot.statement).join('. ')}.`
-        : `Talked about ${topic}; small talk with no new personal facts.`;
+        ? `Talked about ${subject}. ${slots.map((slot) => slot.statement).join('. ')}.`
+        : `Talked about ${subject}; small talk with no new personal facts.`;
     const keywords = [...new Set([...tokenize(topic), ...slots.flatMap((slot) => slot.keywords)])].slice(
       0,
       12,
@@ -177,6 +204,15 @@ export function goldProceduralUpdates(
     for (const slot of turn.slots.flatMap((id) => index.slot(id) ?? [])) {
       if (slot.kind !== 'goal' && slot.kind !== 'habit') continue;
       const key = `${slot.kind} ${slot.keywords[0] ?? slot.refId}`;
+      // The instruction keeps only live entries: a goal achieved or given up is dropped.
+      if (slot.kind === 'goal') {
+        const goal = index.plan.goals.find((g) => g.id === slot.refId);
+        const status = goal?.states.filter((entry) => entry.time <= slot.time).pop()?.status;
+        if (status === 'achieved' || status === 'abandoned') {
+          byKey.delete(key);
+          continue;
+        }
+      }
       byKey.set(key, {
         id: `${userId}:P:${slot.refId}`,
         key,
@@ -187,4 +223,25 @@ export function goldProceduralUpdates(
     }
   }
   return [...byKey.values()];
+}
+
+/**
+ * Procedural keys a session ends: goals its turns report achieved or given up (the procedural
+ * instruction drops finished and abandoned entries).
+ *
+ * @example memory.setProcedural(goldProceduralUpdates(index, session, id), goldProceduralDrops(index, session));
+ */
+export function goldProceduralDrops(index: PlanIndex, session: DialogueSession): string[] {
+  const drops = new Set<string>();
+  for (const turn of session.turns) {
+    for (const slot of turn.slots.flatMap((id) => index.slot(id) ?? [])) {
+      if (slot.kind !== 'goal') continue;
+      const key = `goal ${slot.keywords[0] ?? slot.refId}`;
+      const goal = index.plan.goals.find((g) => g.id === slot.refId);
+      const status = goal?.states.filter((entry) => entry.time <= slot.time).pop()?.status;
+      if (status === 'achieved' || status === 'abandoned') drops.add(key);
+      else drops.delete(key);
+    }
+  }
+  return [...drops];
 }

@@ -212,7 +212,7 @@ export const BANKS: Banks = {
     'plan it for {day} morning, when your energy is higher',
   ],
   day: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'],
-  dayRef: ['this weekend', 'tomorrow', 'later this week', 'next week', 'on your next day off', 'tonight'],
+  dayRef: ['this weekend', 'tomorrow', 'later this week', 'next week', 'on the next free evening', 'tonight'],
   span: ['a week', 'two weeks', 'ten days', 'a month', 'a few days'],
   followUp: [
     'how does {aspect} sound as a place to start',
@@ -279,8 +279,8 @@ export const TEMPLATES = {
   ],
   assistantFollow: ['{followUp}', '{followUp}, {name}', '[also|and|one more thing], {followUp}'],
   assistantReassure: [
-    '{reassure}, and we can adjust the plan {dayRef}',
+    '{reassure}, and we can adjust {aspect} {dayRef}',
     '{reassure}; if {aspect} feels heavy, we can come back to {topic} {dayRef}',
-    'take a breath - {reassure}',
+    'take a breath - {reassure}, especially with {aspect}',
   ],
 } as const;

@@ -193,8 +193,10 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
 
   // Personality (SPEC.md §1: Big Five shapes tone): on a minority of turns, one sentence of the
   // user's style, said before or after what the turn is about.
+  // A correction (or the misstatement it corrects) says its detail only.
   const style = ctx.style;
-  for (const [bank, chance] of style.banks) {
+  const slipRound = ctx.round.noise === 'correction' || ctx.round.noise === 'misstatement';
+  for (const [bank, chance] of slipRound ? [] : style.banks) {
     if (!rng.chance(chance)) continue;
     const said: Piece = { text: GRAMMAR.expand(`{${bank}}`, vars, rng), keywords: [], question: false };
     if (rng.chance(0.5)) pieces.unshift(said);
@@ -300,7 +302,7 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
   // After a change, a loss or a correction the reply stays on what the user said.
   const focused = !(key === 'ack' || ADVISABLE.has(key));
   const terse = ctx.style.terse;
-  if (!focused && rng.chance(terse ? 0.4 : 0.6))
+  if (!focused && rng.chance(terse ? 0.5 : 0.8))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
   // The chunk's state is taken at its first round: drop preferences that ended since then.
   const known = ctx.state.known.filter(
@@ -310,7 +312,7 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
     out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
   if (!focused && ctx.style.banks.some(([bank]) => bank === 'neuroticHigh') && rng.chance(0.3))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantReassure, vars, rng)));
-  if (!focused && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.2 : 0.45))
+  if (!focused && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.3 : 0.6))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantFollow, vars, rng), '?'));
   return out.join(' ');
 }

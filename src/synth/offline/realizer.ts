@@ -1,6 +1,7 @@
 import { slotTopic } from '../../qa/preference-kernels.js';
 import type { UserPlan } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
+import { segmentOf } from '../../util/segments.js';
 import { normaliseText } from '../../util/text.js';
 import type { ChunkRequest, RealizedRound, Realizer } from '../realizer.js';
 import { slipOf } from '../slips.js';
@@ -84,7 +85,6 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
       const plan = view.plan;
       const name = plan.enriched.coreMemory.human.name;
       const topics = session.topics;
-      const perTopic = Math.max(1, Math.ceil(session.rounds / topics.length));
       return request.rounds.map((round) => {
         const rng = createRng(
           options.seed,
@@ -94,10 +94,8 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           round.round,
           request.attempt,
         );
-        const topic = speakableTopic(
-          plan,
-          topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!,
-        );
+        // The session's topics over even segments of its rounds, as the episodic gold splits it.
+        const topic = speakableTopic(plan, topics[segmentOf(round.round, session.rounds, topics.length)]!);
         const ctx: RoundContext = {
           view,
           round,
