@@ -55,8 +55,18 @@ function readSentenceSet(sentences: readonly ReadSentence[]): MessageReading {
  * @example readMessage('I feel stressed just thinking about it.').neuroticism // 1
  */
 export function readMessage(text: string): MessageReading {
-  return readSentenceSet(readSentences(text));
+  let reading = readings.get(text);
+  if (reading === undefined) {
+    reading = readSentenceSet(readSentences(text));
+    if (readings.size >= READING_CACHE) readings.clear();
+    readings.set(text, reading);
+  }
+  return reading;
 }
+
+/** Each message is read once for the windows it sits in (a window slides over a user's turns). */
+const READING_CACHE = 4096;
+const readings = new Map<string, MessageReading>();
 
 /** What the window shows for one trait: messages high and low, and the score they support. */
 export interface TraitInference {
@@ -103,20 +113,23 @@ export function scoresOf(inference: Record<BigFiveTrait, TraitInference>): BigFi
 
 /**
  * The traits of a target its messages do not support: each score must be the one the window's
- * messages support (3 where they give not enough evidence). Empty when the target holds.
+ * messages support (3 where they give not enough evidence); with `sideOnly`, on the same side of
+ * 3. Empty when the target holds.
  *
  * @example unsupportedScores(['Thanks a lot!'], { ...neutral, agreeableness: 5 }) // ['agreeableness 5: …']
  */
 export function unsupportedScores(
   messages: readonly string[],
   target: BigFive,
-  read: (text: string) => MessageReading = readMessage,
+  options: { sideOnly?: boolean; read?: (text: string) => MessageReading } = {},
 ): string[] {
-  const inference = inferPersonality(messages, read);
+  const inference = inferPersonality(messages, options.read);
   const problems: string[] = [];
   for (const trait of BIG_FIVE_TRAITS) {
     const { high, low, score } = inference[trait];
     if (Math.round(target[trait]) === score) continue;
+    // A teacher target may grade differently (4 for 5) but not read another side or invent evidence.
+    if (options.sideOnly === true && Math.sign(target[trait] - 3) === Math.sign(score - 3)) continue;
     const shown =
       score === 3
         ? `not enough evidence (${high} high, ${low} low of ${Math.min(messages.length, PERSONALITY_WINDOW)} messages)`

@@ -58,7 +58,8 @@ function targetProblems(trace: MemoryTrace): string[] {
       problems.push(`${source}: the target is not five Big Five scores`);
       continue;
     }
-    for (const problem of unsupportedScores(messages, scores)) problems.push(`${source}: ${problem}`);
+    for (const problem of unsupportedScores(messages, scores, { sideOnly: source === 'teacher' }))
+      problems.push(`${source}: ${problem}`);
   }
   return problems;
 }
