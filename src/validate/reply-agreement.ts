@@ -40,6 +40,16 @@ const mentions = (text: string, names: readonly string[]) => {
   return names.some((name) => haystack.includes(normaliseText(name)));
 };
 
+/** The sentence with what it names said as "it": "sweet milk tea" carries no stance of the reply's. */
+function withoutNames(text: string, names: readonly string[]): string {
+  let out = text;
+  for (const name of [...names].sort((a, b) => b.length - a.length)) {
+    if (name.trim() === '') continue;
+    out = out.replace(new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), 'it');
+  }
+  return out;
+}
+
 /**
  * The replies of one user that do not answer their drift or goal turn: `[turn id, reason]`.
  *
@@ -66,7 +76,7 @@ export function replyProblems(index: UserIndex): { checked: number; problems: Ar
         const praise = readSentences(reply.text).find(
           (sentence) =>
             mentions(sentence.text, stance.names) &&
-            textSentiment(sentence.text.replace(REACTION, '')) >= PRAISE,
+            textSentiment(withoutNames(sentence.text.replace(REACTION, ''), stance.names)) >= PRAISE,
         );
         if (praise !== undefined) {
           problems.push([reply.id, `praises what the user turned away from: "${praise.text}"`]);

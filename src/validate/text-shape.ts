@@ -10,7 +10,9 @@ import { type ReadSentence, readSentences } from '../util/nlp.js';
 const CONTENT = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV', 'NUM', 'INTJ', 'X', 'SYM']);
 /** Sentences shorter than this many tokens are too short for their shape to be a template. */
 const MIN_SKELETON_TOKENS = 7;
-const ARTICLES = new Set(['a', 'an', 'the', 'my', 'your', 'his', 'her', 'their', 'our', 'no']);
+const ARTICLES = new Set(['a', 'an', 'the', 'my', 'your', 'his', 'her', 'their', 'our']);
+/** Words that cannot stand right before an article ("no the gym", "a few the photos"). */
+const BEFORE_ARTICLE = new Set([...ARTICLES, 'no']);
 /** A preposition that takes an object, then one that cannot start it ("for on your day off"). */
 const HEADS = new Set(['for', 'of', 'to', 'with', 'at', 'from', 'about', 'into']);
 const NOT_AN_OBJECT = new Set(['on', 'in', 'at', 'for', 'of', 'to', 'with', 'by', 'into']);
@@ -55,7 +57,7 @@ export function fragmentProblems(sentence: ReadSentence): string[] {
       for (let back = i - 1; back >= Math.max(0, i - 2); back--) {
         if (pos[back] === 'NOUN' || pos[back] === 'PROPN' || pos[back] === 'PUNCT' || pos[back] === 'VERB')
           break;
-        if (pos[back] === 'DET' && ARTICLES.has(words[back] as string)) {
+        if (pos[back] === 'DET' && BEFORE_ARTICLE.has(words[back] as string)) {
           problems.push(`determiner after determiner: "${words.slice(back, i + 1).join(' ')}"`);
           break;
         }

@@ -9,14 +9,21 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '{kwItem} is [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and {timeRef} proved it again',
     '{timeRef} I was reminded how much I [enjoy|like|love] {kwItem}',
     'if I could pick anything for {day}, it would be {kwItem}, [no question|every time|hands down]',
-    'you should know I am a big fan of {kwItem} - it came up again {timeRef}',
-    'talking about {topic} reminds me how much I [like|love|enjoy] {kwItem}',
+    '[for the record|fun fact about me], I am a big fan of {kwItem}',
+    'my [friends|family|partner] know how much I love {kwItem}',
+    'I had {kwItem} again {timeRef} and [loved it|really enjoyed it]',
+    'I love having {kwItem} [on the weekend|whenever I can|after a long day]',
+    'one thing I really [enjoy|love] is {kwItem}',
   ],
   dislike: [
     'I [honestly|really|just] [cannot stand|am not a fan of|try to avoid] {kwItem}',
     'please never suggest {kwItem} to me for {day}, it is [not my thing|a hard no|just not for me]',
     'whatever we plan for {topic}, please leave out {kwItem}, [it is not my thing|I really dislike it]',
     '{timeRef} I was reminded that I [dislike|do not enjoy|really avoid] {kwItem}',
+    '{kwItem} is [really|just] not for me',
+    'I [always|usually] avoid {kwItem} [if I can|when I can]',
+    'my [friends|family] know I steer clear of {kwItem}',
+    'I do not like {kwItem} [at all|one bit|much]',
   ],
   condition: [', but only {when}', ', at least {when}', ' - mostly {when}'],
   // Drift (explicit: the cause is said; implicit: only the new behaviour shows). Each item
@@ -103,7 +110,10 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   image: [
     'here is a photo I took {timeRef}: {kwCaption}',
     'look at this, {kwCaption}',
-    'sharing a picture from {timeRef} - {kwCaption}',
+    'sharing a picture I took {timeRef} - {kwCaption}',
+    'I snapped this {timeRef}: {kwCaption}',
+    '[got|took] a quick photo {timeRef} - {kwCaption}',
+    'what do you think of this one? {kwCaption}',
   ],
   // A concept photo says what this photo shows (its caption), never a colour from another photo.
   concept: [
@@ -112,9 +122,11 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'a new picture of {kwConcept}: {caption}',
   ],
   imagePlain: [
-    'here is a snapshot from {timeRef}, it is {caption}',
+    'here is a snapshot I took {timeRef}, it is {caption}',
     'I took this {timeRef}: {caption}',
-    'this photo is from {timeRef}, just {caption}',
+    'I took this photo {timeRef}, just {caption}',
+    'snapped {timeRef}: {caption}',
+    'a photo from my phone, {timeRef}: {caption}',
   ],
 };
 
