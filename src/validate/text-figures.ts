@@ -12,7 +12,7 @@ export const TEMPLATE_SHARE_MAX = 2;
 /** An opening or ending is stock when at least this share (%) of user turns has it. */
 export const STOCK_SHARE = 1;
 /** At most this share (%) of user turns may open, or end, with a stock run. */
-export const STOCK_TURNS_MAX = 20;
+export const STOCK_TURNS_MAX = 25;
 
 /** Turns whose key is used by at least `STOCK_SHARE`% of `total` turns. */
 function stockTurns(counts: ReadonlyMap<string, number>, total: number): number {

@@ -180,6 +180,9 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
     // A template ending in "?" is a question: the style suffix goes before the question mark.
     pieces.push({ text: text.replace(/\?$/, ''), keywords: [], question: text.endsWith('?') });
   }
+  // A slot turn sometimes says a little about the day too, as people do.
+  if (pieces.length > 0 && ctx.round.noise === null && rng.chance(ctx.style.verbose * 0.4))
+    pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
   if (pieces.length === 0) {
     const question = rng.chance(0.6);
     pieces.push({
@@ -275,6 +278,19 @@ function slotReply(ctx: RoundContext, slot: EvidenceSlot, vars: Record<string, s
   return 'statement';
 }
 
+/** The second sentence of a focused reply: a question on the change, or advice on the session's topic. */
+const ON_TOPIC: Readonly<Record<string, string>> = {
+  goal_abandoned: 'afterGoalEnd',
+  goal_achieved: 'afterAchieved',
+  dislike: 'asFor',
+  relationship: 'asFor',
+  relationshipCloser: 'asFor',
+  irrelevant: 'asFor',
+  exploratory: 'asFor',
+  on_behalf: 'asFor',
+  impulse: 'asFor',
+};
+
 /** Reply keys after which advice about the topic reads as an answer (not after a change or a loss). */
 const ADVISABLE = new Set(['like', 'goal_planned', 'goal_in_progress', 'statement', 'image', 'concept']);
 
@@ -302,17 +318,22 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
   // After a change, a loss or a correction the reply stays on what the user said.
   const focused = !(key === 'ack' || ADVISABLE.has(key));
   const terse = ctx.style.terse;
-  if (!focused && rng.chance(terse ? 0.5 : 0.8))
+  const onTopic = ON_TOPIC[key] ?? (key.startsWith('drift') ? 'afterChange' : null);
+  if (onTopic !== null && rng.chance(terse ? 0.6 : 0.9))
+    out.push(
+      sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[onTopic]!, vars, rng), onTopic === 'asFor' ? '.' : '?'),
+    );
+  if (!focused && rng.chance(terse ? 0.6 : 0.9))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
   // The chunk's state is taken at its first round: drop preferences that ended since then.
   const known = ctx.state.known.filter(
     (pref) => pref.validUntil === null || ctx.round.time < Date.parse(pref.validUntil),
   );
-  if (!focused && known.length > 0 && rng.chance(0.25))
+  if ((!focused || onTopic === 'asFor') && known.length > 0 && rng.chance(0.35))
     out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
   if (!focused && ctx.style.banks.some(([bank]) => bank === 'neuroticHigh') && rng.chance(0.3))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantReassure, vars, rng)));
-  if (!focused && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.3 : 0.6))
+  if ((!focused || onTopic === 'asFor') && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.4 : 0.75))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantFollow, vars, rng), '?'));
   return out.join(' ');
 }

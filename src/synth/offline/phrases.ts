@@ -248,7 +248,7 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   like: [
     '{react}, {item} - [noted|lovely|got it|good to know]; I will keep it in mind when we talk about {topic}',
     '{react}[, {name}|], {item} it is - I will factor that in [next time|from now on|when I plan {dayRef}]',
-    '{react}, so you are a fan of {item}; I will [remember that|keep that in mind|bring it up {dayRef}]',
+    '{react}, {item} - so you are a fan; I will [remember that|keep that in mind|bring it up {dayRef}]',
     '{react}, {item} sounds [like a good pick|great|like you]; [maybe|perhaps] we can fit it in {dayRef}',
   ],
   dislike: [
@@ -259,7 +259,7 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   // A change of preference is answered as a change: what is out, what is in (issue 27: replies next
   // to drift turns answer the drift).
   driftAddLike: [
-    '{react}, so you have gotten into {item} lately - [good to know|noted]; I will suggest it from now on',
+    '{react}, {item} lately - [good to know|noted]; I will suggest it from now on',
     '{react}[, {name}|], {item} is new for you then - I will keep it in mind',
   ],
   driftAddDislike: [
@@ -296,7 +296,7 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{react}[, {name}|], wanting to {goal} is [great|a good plan|exciting]',
   ],
   goal_in_progress: [
-    '{react}, good to hear you are making progress - trying to {goal} takes time',
+    '{react}, trying to {goal} takes time - good to hear you are making progress',
     '{react}[, {name}|], so the plan to {goal} is under way; {followUp}?',
   ],
   goal_achieved: [
@@ -304,7 +304,7 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{react}[, {name}|], you did it: you managed to {goal}; that took real effort',
   ],
   goal_abandoned: [
-    '{calmReact}, understood - you have stopped trying to {goal}; I will not bring it up unless you do',
+    '{calmReact}, trying to {goal} is off the list then - understood; I will not bring it up unless you do',
     '{calmReact}[, {name}|], so the plan to {goal} is off; we can look at something else whenever you like',
   ],
   statement: [
@@ -331,6 +331,20 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - I am not sure off the top of my head, but [happy to look it up|we can look it up {dayRef}|I can find out {dayRef}]',
     '{react}[, {name}|] - [a quick|a short|a small] [detour|tangent|aside], [happy to|no problem]; then [we can get back to|back to] {topic} whenever you like',
   ],
+  // Second sentences that stay on what the user just said.
+  afterChange: [
+    'is there [anything|something] you would like [instead|in its place] {dayRef}',
+    'what changed your mind, if you do not mind me asking',
+    'do you want a few ideas that fit the change',
+    'shall I update the plans we made for {topic}',
+  ],
+  afterGoalEnd: [
+    'is there something else you would like to focus on {dayRef}',
+    'what would you like to do next',
+    'how do you feel about it now',
+  ],
+  afterAchieved: ['how are you going to celebrate', 'what is next for you', 'how does it feel'],
+  asFor: ['as for {topic}, {adviceLead} {adviceAction}', 'back to {topic}: {adviceLead} {adviceAction}'],
   personalize: [
     'since you enjoy {known}, {adviceLead} make room for it {dayRef}',
     'given what you told me about {known}, it could be a nice reward {dayRef}',

@@ -43,7 +43,7 @@ export function styleFor(bigFive: BigFive): UserStyle {
   const down = Math.max(0, 3 - bigFive.extraversion) / 2;
   return {
     exclaim: 0.4 * up,
-    verbose: 0.35 + 0.5 * up - 0.25 * down,
+    verbose: 0.55 + 0.4 * up - 0.3 * down,
     banks,
     terse: bigFive.agreeableness < 3,
   };
