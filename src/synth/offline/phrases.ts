@@ -111,9 +111,9 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'here is a photo I took {timeRef}: {kwCaption}',
     'look at this, {kwCaption}',
     'sharing a picture I took {timeRef} - {kwCaption}',
-    'I snapped this {timeRef}: {kwCaption}',
+    'I snapped a photo {timeRef}: {kwCaption}',
     '[got|took] a quick photo {timeRef} - {kwCaption}',
-    'what do you think of this one? {kwCaption}',
+    'tell me what you think of this one: {kwCaption}',
   ],
   // A concept photo says what this photo shows (its caption), never a colour from another photo.
   concept: [
@@ -335,15 +335,20 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   afterChange: [
     'is there [anything|something] you would like [instead|in its place] {dayRef}',
     'what changed your mind, if you do not mind me asking',
-    'do you want a few ideas that fit the change',
+    'do you want a few ideas for {topic} that fit the change',
     'shall I update the plans we made for {topic}',
+    'should I look for alternatives for {topic} {dayRef}',
   ],
   afterGoalEnd: [
     'is there something else you would like to focus on {dayRef}',
-    'what would you like to do next',
-    'how do you feel about it now',
+    'what would you like to do with the time {dayRef}',
+    'do you want to talk about {topic} instead',
   ],
-  afterAchieved: ['how are you going to celebrate', 'what is next for you', 'how does it feel'],
+  afterAchieved: [
+    'how are you going to celebrate {dayRef}',
+    'what is next for you after {topic}',
+    'how does it feel now',
+  ],
   asFor: ['as for {topic}, {adviceLead} {adviceAction}', 'back to {topic}: {adviceLead} {adviceAction}'],
   personalize: [
     'since you enjoy {known}, {adviceLead} make room for it {dayRef}',
