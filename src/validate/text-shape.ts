@@ -14,7 +14,7 @@ const ARTICLES = new Set(['a', 'an', 'the', 'my', 'your', 'his', 'her', 'their',
 /** Words that cannot stand right before an article ("no the gym", "a few the photos"). */
 const BEFORE_ARTICLE = new Set([...ARTICLES, 'no']);
 /** A preposition that takes an object, then one that cannot start it ("for on your day off"). */
-const HEADS = new Set(['for', 'of', 'to', 'with', 'at', 'from', 'about', 'into']);
+const HEADS = new Set(['for', 'of', 'to', 'with', 'at', 'from', 'into']);
 const NOT_AN_OBJECT = new Set(['on', 'in', 'at', 'for', 'of', 'to', 'with', 'by', 'into']);
 /** Sentences of at least this many words with no verb are fragments. */
 const VERBLESS_WORDS = 8;
