@@ -393,7 +393,7 @@ export const STYLE_CLAUSES = {
     'keeping this [brief|short] about {aspect}, I am not much of a talker',
     'I mostly kept to myself {timeRef}',
     '[quiet|slow] [week|weekend] on my end, I stayed home {timeRef}',
-    'I [stayed in|was home alone] {timeRef}, which suited me',
+    'I [stayed home|was home alone] {timeRef}, which suited me',
     'I skipped the [party|team dinner|get-together] on {day} again',
     'I needed some time on my own {timeRef}',
   ],
@@ -407,7 +407,7 @@ export const STYLE_CLAUSES = {
     'I am nervous about how {topic} will turn out',
     'I feel [overwhelmed|swamped] by {aspect}',
     '{aspect} is making me uneasy',
-    'I am worried I am getting {aspect} wrong',
+    'I am worried about {aspect}, to be honest',
     'I slept badly {timeRef} because of {topic}',
   ],
   neuroticLow: [
