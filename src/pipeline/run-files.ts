@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { access, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTempFile, tempPathFor, writeJson } from '../util/fs.js';
 import { gitCommit, hashOutputs, packageVersion } from './manifest.js';
@@ -33,6 +33,14 @@ export async function resetJournalIfStale(
     return true;
   }
   return false;
+}
+
+/** Whether a stage has a journal to resume from. */
+export async function journalExists(runDir: string, stage: string): Promise<boolean> {
+  return access(join(stateDir(runDir), `${stage}.journal.jsonl`)).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** `quarantine.jsonl` = every stage's quarantined records, in stage order. */

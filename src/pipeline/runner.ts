@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { access, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BudgetExceededError, EmptyResultError, StageError } from '../errors/index.js';
@@ -15,6 +15,7 @@ import { checkOutDir } from './out-dir.js';
 import type { RunReporter } from './progress.js';
 import {
   declaredOutputs,
+  journalExists,
   removeStrayTempFiles,
   resetJournalIfStale,
   stageOutputs,
@@ -221,11 +222,7 @@ async function runPipelineLocked(options: RunPipelineOptions, runDir: string): P
     const fresh = await resetJournalIfStale(runDir, name, fingerprint);
     // Outputs of another configuration (or of an earlier run of a whole-corpus stage) go before
     // the stage runs, so the directory holds exactly what this configuration produces.
-    const journaled = await access(join(stateDir(runDir), `${name}.journal.jsonl`)).then(
-      () => true,
-      () => false,
-    );
-    if (fresh || stage.kind === 'reduce' || !journaled) {
+    if (fresh || stage.kind === 'reduce' || !(await journalExists(runDir, name))) {
       for (const path of stageOutputs(stage)) await rm(join(runDir, path), { recursive: true, force: true });
     }
     // Reduce stages count the users of their inputs (the last per-user output they read).
