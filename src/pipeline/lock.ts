@@ -41,23 +41,21 @@ function releaseAllSync(): void {
 let handlersInstalled = false;
 /**
  * A run stopped by SIGTERM (Slurm requeues, `kill`) or SIGINT (Ctrl-C) leaves no lock behind: the
- * locks go on exit; when nothing else listens for the signal, the process then ends as the
- * signal's default would (exit 128 + signal number). Another listener (a graceful stop) keeps
- * the process running until it exits, and the locks go then.
+ * locks go on exit. When nothing else listens for the signal, the locks go at once and the signal
+ * is raised again with this listener removed, so the process ends as it would have without it
+ * (the library never decides an exit code). Another listener (the CLI's graceful stop) keeps the
+ * process running until it exits, and the locks go then.
  */
 function installSignalRelease(): void {
   if (handlersInstalled) return;
   handlersInstalled = true;
   process.on('exit', releaseAllSync);
-  for (const [signal, number] of [
-    ['SIGTERM', 15],
-    ['SIGINT', 2],
-    ['SIGHUP', 1],
-  ] as const) {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     const handler = () => {
       if (process.listenerCount(signal) > 1) return;
       releaseAllSync();
-      process.exit(128 + number);
+      process.off(signal, handler);
+      process.kill(process.pid, signal);
     };
     process.on(signal, handler);
   }
