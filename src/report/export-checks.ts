@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../schemas/pipeline.js';
+import { ChatRowCounter } from '../util/chat-row-tokens.js';
 import { readJsonl } from '../util/fs.js';
 import type { ModelTokenizer } from '../util/model-tokenizer.js';
 
@@ -62,9 +63,6 @@ interface Row {
   solution?: string;
 }
 
-/** Chat-template tokens around each message (`<|im_start|>role\n … <|im_end|>\n`) and the reply prompt. */
-const PER_MESSAGE = 4;
-const REPLY_PROMPT = 3;
 const SAMPLE_PER_FILE = 32;
 /**
  * Twice the tokens per character of English text (≈ 0.25): a row this could put near the limit is
@@ -121,17 +119,15 @@ export async function collectExportChecks(
       });
     }
   }
-  const memo = new Map<string, number>();
-  const count = (text: string) => {
-    let n = memo.get(text);
-    if (n === undefined) {
-      n = options.tokenizer.count(text);
-      if (memo.size < 50_000) memo.set(text, n);
-    }
-    return n;
-  };
-  const exact = (row: Row) =>
-    row.messages.reduce((sum, m) => sum + count(m.content) + PER_MESSAGE, REPLY_PROMPT) +
+  // The same counter as the training preflight (`train --dry-run`), so both read the same lengths.
+  const counter = new ChatRowCounter(options.tokenizer);
+  const exact = (row: Row, kind: 'sft' | 'rl') =>
+    counter
+      .row(
+        row.messages.map((m) => ({ role: m.role, content: m.content })),
+        kind === 'rl',
+      )
+      .tokens() +
     (row.images?.length ?? 0) * options.imageTokens;
   const chars = (row: Row) => row.messages.reduce((sum, m) => sum + m.content.length, 0);
   // One streaming pass per file; only numbers are kept (the files are hundreds of MB at scale).
@@ -157,7 +153,7 @@ export async function collectExportChecks(
         const size = chars(row);
         const images = row.images?.length ?? 0;
         if (index % step === 0) {
-          const n = exact(row);
+          const n = exact(row, kind);
           tokens.push(n);
           sampleTokens += n - images * options.imageTokens;
           sampleChars += size;
@@ -167,7 +163,7 @@ export async function collectExportChecks(
         ) {
           // Possibly near or over the limit: counted, not estimated.
           nearLimit++;
-          tokens.push(exact(row));
+          tokens.push(exact(row, kind));
         } else {
           tokens.push(Number.NaN);
           estimated.push({ index, chars: size, images });
@@ -186,11 +182,7 @@ export async function collectExportChecks(
       if (tokens.length === 0) continue;
       const perChar = sampleChars === 0 ? 0.3 : sampleTokens / sampleChars;
       for (const entry of estimated)
-        tokens[entry.index] =
-          Math.round(entry.chars * perChar) +
-          PER_MESSAGE * 3 +
-          REPLY_PROMPT +
-          entry.images * options.imageTokens;
+        tokens[entry.index] = Math.round(entry.chars * perChar) + entry.images * options.imageTokens;
       const sorted = [...tokens].sort((x, y) => x - y);
       checks.lengths.push({
         file,
