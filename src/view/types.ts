@@ -195,6 +195,17 @@ export interface ViewQuestion {
   dropped: Removal | null;
 }
 
+/** A planned preference as the user page shows it (as the plan record holds it). */
+export interface ViewPreference {
+  id: string;
+  item: string;
+  polarity: string;
+  category: string;
+  validFrom: string;
+  validUntil: string | null;
+  origin: string;
+}
+
 /** The user page: one user's plan, dialogue, questions and memory, with what validation removed. */
 export interface UserPage {
   userId: string;
@@ -203,15 +214,7 @@ export interface UserPage {
   flags: string[];
   persona: { name: string; description: string } | null;
   charts: { timeline: string; personality: string } | null;
-  preferences: Array<{
-    id: string;
-    item: string;
-    polarity: string;
-    category: string;
-    validFrom: string;
-    validUntil: string | null;
-    origin: string;
-  }>;
+  preferences: ViewPreference[];
   drift: Array<{ id: string; type: string; time: string; cause: string; item: string }>;
   goals: Array<{ description: string; states: Array<{ time: string; status: string }> }>;
   sessions: ViewSession[];

@@ -7,21 +7,13 @@ import { decodeUserMemoryFields } from '../schemas/memory-record-codec.js';
 import { DIALOGUE_FILE, MEMORY_FILE, PLAN_FILE } from './build-index.js';
 import { readSpan } from './read-span.js';
 import type { RunFacts } from './run-facts.js';
-import type { IndexedUser, Removal, UserPage, ViewQuestion, ViewSession } from './types.js';
+import type { IndexedUser, Removal, UserPage, ViewPreference, ViewQuestion, ViewSession } from './types.js';
 import { type ChartPlan, personalitySvg, timelineSvg } from './user-charts.js';
 
 /** The parts of a plan record the page reads (the record itself is validated by the pipeline). */
 interface PlanRecord extends ChartPlan {
   enriched?: { persona?: { name?: string; description?: string } };
-  preferences: Array<{
-    id: string;
-    item: string;
-    polarity: string;
-    category: string;
-    validFrom: string;
-    validUntil: string | null;
-    origin: string;
-  }>;
+  preferences: ViewPreference[];
   drift: Array<ChartPlan['drift'][number] & { id: string }>;
   goals?: Array<{ description: string; states?: Array<{ time: string; status: string }> }>;
   images?: Array<{ id: string; path: string; caption?: string }>;
