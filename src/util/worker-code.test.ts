@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -56,7 +56,35 @@ describe('compiledWorker', () => {
     expect(second).not.toBe(first);
     expect(existsSync(fileURLToPath(first))).toBe(false);
     expect(((await load(second)).handler(21) as { value: number }).value).toBe(63);
-    expect(readdirSync(cache).filter((name) => name.endsWith('.mjs'))).toHaveLength(1);
+    expect(readdirSync(cache).filter((name) => !name.endsWith('.json'))).toHaveLength(1);
+  });
+
+  it('keeps a module imported with import() in a chunk of its own, evaluated only when imported; an alias names the record', async () => {
+    writeFileSync(
+      join(dir, 'late.ts'),
+      '(globalThis as Record<string, unknown>).lateLoaded = true;\nexport const late = 7;\n',
+    );
+    writeFileSync(
+      join(dir, 'lazy.ts'),
+      "export async function lazy(n: number) { const { late } = await import('./late.js'); return n + late; }\n",
+    );
+    const url = await compiledWorker(
+      { module: pathToFileURL(join(dir, 'lazy.ts')).href, exportName: 'lazy' },
+      cache,
+      'cli',
+    );
+    const handler = (await load(url)).handler as unknown as (n: number) => Promise<number>;
+    expect((globalThis as Record<string, unknown>).lateLoaded).toBeUndefined();
+    expect(await handler(1)).toBe(8);
+    expect((globalThis as Record<string, unknown>).lateLoaded).toBe(true);
+    const folder = join(fileURLToPath(url as string), '..');
+    expect(readdirSync(folder).length).toBeGreaterThan(1);
+    const record = JSON.parse(readFileSync(join(cache, 'cli.json'), 'utf8')) as {
+      bundle: string;
+      inputs: object;
+    };
+    expect(pathToFileURL(join(cache, record.bundle)).href).toBe(url);
+    expect(Object.keys(record.inputs)).toContain(join(dir, 'late.ts'));
   });
 
   it('wraps the export when asked (a factory turning a value into the handler)', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeFileAtomic } from './fs.js';
 import { sha256 } from './hash.js';
@@ -18,7 +18,7 @@ export interface WorkerCode {
 }
 
 /** Bumped whenever the compiled form changes, so no older bundle is ever reused. */
-const FORMAT = 1;
+const FORMAT = 2;
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where bundles live: inside the package, so their `import 'zod'` finds its node_modules. */
 export const WORKER_CACHE_DIR = join(packageRoot, 'node_modules', '.cache', 'persona-forge', 'workers');
@@ -43,9 +43,16 @@ interface CacheRecord {
  * package folder, a compile error that the sources path will report) or when
  * `PERSONA_FORGE_WORKER_SOURCES=1`: the caller then runs the sources through tsx.
  *
+ * With `alias`, the record is also written as `<alias>.json`, a fixed name a plain-JavaScript
+ * starter can check without computing the key (bin/persona-forge.js does, for the CLI).
+ *
  * @example const url = await compiledWorker({ module: new URL('./job.ts', import.meta.url).href, exportName: 'job' });
  */
-export async function compiledWorker(code: WorkerCode, cacheDir = WORKER_CACHE_DIR): Promise<string | null> {
+export async function compiledWorker(
+  code: WorkerCode,
+  cacheDir = WORKER_CACHE_DIR,
+  alias?: string,
+): Promise<string | null> {
   if (process.env[WORKER_SOURCES_ENV] === '1') return null;
   const entry = entrySource(code);
   if (entry === null) return null;
@@ -55,13 +62,24 @@ export async function compiledWorker(code: WorkerCode, cacheDir = WORKER_CACHE_D
     const key = sha256(JSON.stringify([FORMAT, version, entry])).slice(0, 24);
     const recordPath = join(cacheDir, `${key}.json`);
     const cached = await readRecord(recordPath);
-    if (cached !== null && fresh(cached, cacheDir)) return pathToFileURL(join(cacheDir, cached.bundle)).href;
+    if (cached !== null && fresh(cached, cacheDir)) {
+      if (alias !== undefined)
+        await writeFileAtomic(join(cacheDir, `${alias}.json`), JSON.stringify(cached), { concurrent: true });
+      return pathToFileURL(join(cacheDir, cached.bundle)).href;
+    }
 
     const esbuild = await import('esbuild');
     const inputs: Record<string, string> = {};
     const result = await esbuild.build({
       stdin: { contents: entry, resolveDir: packageRoot, sourcefile: 'worker-entry.ts', loader: 'ts' },
       bundle: true,
+      // A module imported with `import()` becomes a chunk of its own, loaded when it is first
+      // imported, and so do the npm packages only it imports: a command loads what it uses.
+      splitting: true,
+      outdir: '/out',
+      outExtension: { '.js': '.mjs' },
+      entryNames: 'entry',
+      chunkNames: 'chunk-[hash]',
       platform: 'node',
       format: 'esm',
       target: 'node20',
@@ -86,19 +104,42 @@ export async function compiledWorker(code: WorkerCode, cacheDir = WORKER_CACHE_D
         },
       ],
     });
-    const output = result.outputFiles[0]?.text ?? '';
-    const bundle = `${key}-${sha256(output).slice(0, 16)}.mjs`;
-    await writeFileAtomic(join(cacheDir, bundle), output, { concurrent: true });
-    await writeFileAtomic(recordPath, JSON.stringify({ bundle, inputs } satisfies CacheRecord), {
-      concurrent: true,
-    });
-    // Older bundles of the same code are never read again.
+    const files = result.outputFiles
+      .map((file) => ({ name: relative('/out', file.path), text: file.text }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+    const folder = `${key}-${sha256(JSON.stringify(files)).slice(0, 16)}`;
+    await writeFolderOnce(join(cacheDir, folder), files);
+    const bundle = `${folder}/entry.mjs`;
+    const record = JSON.stringify({ bundle, inputs } satisfies CacheRecord);
+    await writeFileAtomic(recordPath, record, { concurrent: true });
+    if (alias !== undefined)
+      await writeFileAtomic(join(cacheDir, `${alias}.json`), record, { concurrent: true });
+    // Older builds of the same code are never read again (a process still running one has loaded
+    // its chunks, or loads them from the folder it started with until it is removed).
     for (const name of await readdir(cacheDir))
-      if (name.startsWith(`${key}-`) && name.endsWith('.mjs') && name !== bundle)
-        await rm(join(cacheDir, name), { force: true });
+      if (name.startsWith(`${key}-`) && name !== folder)
+        await rm(join(cacheDir, name), { recursive: true, force: true });
     return pathToFileURL(join(cacheDir, bundle)).href;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Writes the files into `folder` all at once: into a folder of its own first, then renamed. A
+ * folder already there holds the same files (its name is their digest), so it is kept.
+ */
+async function writeFolderOnce(folder: string, files: Array<{ name: string; text: string }>): Promise<void> {
+  if (existsSync(join(folder, 'entry.mjs'))) return;
+  const temp = `${folder}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  await mkdir(temp, { recursive: true });
+  try {
+    for (const file of files) await writeFile(join(temp, file.name), file.text);
+    await rename(temp, folder);
+  } catch (error) {
+    if (!existsSync(join(folder, 'entry.mjs'))) throw error;
+  } finally {
+    await rm(temp, { recursive: true, force: true });
   }
 }
 
