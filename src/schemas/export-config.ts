@@ -37,19 +37,25 @@ const RL_MIX = { open: 0.21, mc: 0.556, binary: 0.234, tree_ops: 0 };
 function mixConfig<T extends string>(names: z.ZodType<T>, defaults: Partial<Record<T, number>>) {
   return z
     .object({
-      /**
-       * `ratio`: keep the largest sample set whose task shares equal the weights (tasks without
-       * data drop out and the rest are renormalised); `all`: keep every task with weight > 0.
-       */
-      mode: z.enum(['ratio', 'all']).default('ratio'),
+      mode: z
+        .enum(['ratio', 'all'])
+        .default('ratio')
+        .describe(
+          '`ratio`: keep the largest sample set whose task shares equal the weights (tasks without data drop out and the rest are renormalised); `all`: keep every task with weight > 0.',
+        ),
       weights: z
         .record(z.string(), z.number().min(0))
         .default(defaults as Record<string, number>)
         .refine((weights) => Object.keys(weights).every((key) => names.safeParse(key).success), {
           message: 'unknown task name in mix weights',
         }),
-      /** Upper bound on rows per split (after mixing); null = no bound. @default null */
-      maxPerSplit: z.number().int().min(1).nullable().default(null),
+      maxPerSplit: z
+        .number()
+        .int()
+        .min(1)
+        .nullable()
+        .default(null)
+        .describe('Upper bound on rows per split (after mixing); null = no bound. @default null'),
     })
     .strict();
 }
@@ -77,10 +83,14 @@ export const ExportConfig = z
     sft: z
       .object({
         mix: SftMixConfig.prefault({}),
-        /** Role of retrieval results inside reasoning trajectories (ms-swift accepts `tool`). */
-        retrievalRole: z.enum(['user', 'tool']).default('user'),
-        /** Use the teacher's target instead of gold when one exists and agrees. @default false */
-        preferTeacher: z.boolean().default(false),
+        retrievalRole: z
+          .enum(['user', 'tool'])
+          .default('user')
+          .describe('Role of retrieval results inside reasoning trajectories (ms-swift accepts `tool`).'),
+        preferTeacher: z
+          .boolean()
+          .default(false)
+          .describe("Use the teacher's target instead of gold when one exists and agrees. @default false"),
       })
       .strict()
       .prefault({}),
@@ -90,35 +100,53 @@ export const ExportConfig = z
       .prefault({}),
     eval: z
       .object({
-        /** Users whose QA targets become evaluation sets (test personas by default). */
-        splits: z.array(z.enum(['train', 'test'])).default(['test']),
-        /** Put every QA family into every format instead of each family into its own. @default false */
-        allFamiliesInEachFormat: z.boolean().default(false),
-        /**
-         * PersonaMem context length in tokens (gpt-tokenizer, as `persona-forge eval` counts): each
-         * question's window of the user's sessions comes as close to it as the history allows.
-         * @default 24846 (the mean `context_length_in_tokens` of the real questions_32k.csv)
-         */
-        personamemContextTokens: z.number().int().min(1).default(24_846),
-        /**
-         * Read and ignored: PersonaMem token columns are now counted with gpt-tokenizer. Accepted so
-         * run directories whose manifest records it (runs before the count) still load.
-         */
-        charsPerToken: z.number().min(1).optional(),
+        splits: z
+          .array(z.enum(['train', 'test']))
+          .default(['test'])
+          .describe('Users whose QA targets become evaluation sets (test personas by default).'),
+        allFamiliesInEachFormat: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Put every QA family into every format instead of each family into its own. @default false',
+          ),
+        personamemContextTokens: z
+          .number()
+          .int()
+          .min(1)
+          .default(24_846)
+          .describe(
+            "PersonaMem context length in tokens (gpt-tokenizer, as `persona-forge eval` counts): each question's window of the user's sessions comes as close to it as the history allows.",
+          ),
+        charsPerToken: z
+          .number()
+          .min(1)
+          .optional()
+          .describe(
+            'Read and ignored: PersonaMem token columns are now counted with gpt-tokenizer. Accepted so run directories whose manifest records it (runs before the count) still load.',
+          ),
       })
       .strict()
       .prefault({}),
-    /** Prefix joined to the plan's pool-relative image paths in `images` columns. @default "images" */
-    imageRoot: z.string().default('images'),
-    /**
-     * Copy every image the exported users reference from the pool into `export/<imageRoot>/`, so
-     * the export (and a Hub push) is self-contained. @default true
-     */
-    copyImages: z.boolean().default(true),
-    /** Where the pool images are, relative to the run directory (the built-in pool's folder). @default "plan/images" */
-    imagePoolDir: z.string().default('plan/images'),
-    /** Write `.parquet` beside every `.jsonl`. @default true */
-    parquet: z.boolean().default(true),
+    imageRoot: z
+      .string()
+      .default('images')
+      .describe(
+        'Prefix joined to the plan\'s pool-relative image paths in `images` columns. @default "images"',
+      ),
+    copyImages: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Copy every image the exported users reference from the pool into `export/<imageRoot>/`, so the export (and a Hub push) is self-contained. @default true',
+      ),
+    imagePoolDir: z
+      .string()
+      .default('plan/images')
+      .describe(
+        'Where the pool images are, relative to the run directory (the built-in pool\'s folder). @default "plan/images"',
+      ),
+    parquet: z.boolean().default(true).describe('Write `.parquet` beside every `.jsonl`. @default true'),
     card: z
       .object({
         license: z.string().default('apache-2.0'),
@@ -127,8 +155,9 @@ export const ExportConfig = z
       })
       .strict()
       .prefault({}),
-    /** Published-system evaluation sets (M²A merged conversations, VitaBench 2.0 tasks); both off by default. */
-    systems: SystemsConfig.prefault({}),
+    systems: SystemsConfig.prefault({}).describe(
+      'Published-system evaluation sets (M²A merged conversations, VitaBench 2.0 tasks); both off by default.',
+    ),
   })
   .strict();
 export type ExportConfig = z.infer<typeof ExportConfig>;

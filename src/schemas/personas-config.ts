@@ -7,8 +7,13 @@ import { z } from 'zod';
  */
 export const PersonaFieldMapping = z
   .object({
-    /** Column holding the one-line persona description (PersonaHub: `persona`, or `input persona`). */
-    description: z.string().min(1).default('persona'),
+    description: z
+      .string()
+      .min(1)
+      .default('persona')
+      .describe(
+        'Column holding the one-line persona description (PersonaHub: `persona`, or `input persona`).',
+      ),
     name: z.string().min(1).optional(),
     age: z.string().min(1).optional(),
     gender: z.string().min(1).optional(),
@@ -18,8 +23,11 @@ export const PersonaFieldMapping = z
     family: z.string().min(1).optional(),
     lifeStage: z.string().min(1).optional(),
     education: z.string().min(1).optional(),
-    /** A list column, or a string split on commas / semicolons. */
-    interests: z.string().min(1).optional(),
+    interests: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A list column, or a string split on commas / semicolons.'),
   })
   .strict();
 export type PersonaFieldMapping = z.infer<typeof PersonaFieldMapping>;
@@ -34,10 +42,8 @@ export type ScoreWeights = z.infer<typeof ScoreWeights>;
 /** Options of the builtin generator. */
 export const BuiltinPersonasConfig = z
   .object({
-    /** Youngest adult generated. @default 18 */
-    minAge: z.number().int().min(14).max(100).default(18),
-    /** Oldest generated. @default 82 */
-    maxAge: z.number().int().min(14).max(100).default(82),
+    minAge: z.number().int().min(14).max(100).default(18).describe('Youngest adult generated. @default 18'),
+    maxAge: z.number().int().min(14).max(100).default(82).describe('Oldest generated. @default 82'),
     /** Share of each gender, normalised. @default { female: 0.49, male: 0.49, nonBinary: 0.02 } */
     genders: z
       .object({
@@ -47,12 +53,25 @@ export const BuiltinPersonasConfig = z
       })
       .strict()
       .prefault({}),
-    /** Age from which a persona may be retired. @default 60 */
-    retirementAge: z.number().int().min(40).max(100).default(60),
-    /** Probability a persona at or above `retirementAge` is retired (forced when no job fits the age). @default 0.7 */
-    retiredShare: z.number().min(0).max(1).default(0.7),
-    /** Interests per persona, inclusive range. @default [2, 4] */
-    interests: z.tuple([z.number().int().min(1), z.number().int().min(1)]).default([2, 4]),
+    retirementAge: z
+      .number()
+      .int()
+      .min(40)
+      .max(100)
+      .default(60)
+      .describe('Age from which a persona may be retired. @default 60'),
+    retiredShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.7)
+      .describe(
+        'Probability a persona at or above `retirementAge` is retired (forced when no job fits the age). @default 0.7',
+      ),
+    interests: z
+      .tuple([z.number().int().min(1), z.number().int().min(1)])
+      .default([2, 4])
+      .describe('Interests per persona, inclusive range. @default [2, 4]'),
     /**
      * Region tier mix (VitaBench 2.0 profiles use tier-1 … rural); weights, normalised.
      * @default { tier1: 0.3, tier2: 0.3, tier3: 0.25, rural: 0.15 }
@@ -75,11 +94,12 @@ export const BuiltinPersonasConfig = z
 export const FilePersonasConfig = z
   .object({
     path: z.string().min(1),
-    /**
-     * `auto` picks by extension (.jsonl/.ndjson, .json = one object or an array of objects,
-     * .csv, .parquet). @default 'auto'
-     */
-    format: z.enum(['auto', 'jsonl', 'json', 'csv', 'parquet']).default('auto'),
+    format: z
+      .enum(['auto', 'jsonl', 'json', 'csv', 'parquet'])
+      .default('auto')
+      .describe(
+        "`auto` picks by extension (.jsonl/.ndjson, .json = one object or an array of objects, .csv, .parquet). @default 'auto'",
+      ),
     mapping: PersonaFieldMapping.prefault({}),
   })
   .strict();
@@ -87,22 +107,44 @@ export const FilePersonasConfig = z
 /** A dataset file on the Hugging Face Hub, downloaded once into a cache directory. */
 export const HubPersonasConfig = z
   .object({
-    /** Dataset repo. @default 'proj-persona/PersonaHub' */
-    repo: z.string().min(1).default('proj-persona/PersonaHub'),
-    /** File inside the repo (jsonl, csv or parquet). @default 'persona.jsonl' */
-    file: z.string().min(1).default('persona.jsonl'),
-    /** Branch, tag or commit. @default 'main' */
-    revision: z.string().min(1).default('main'),
-    /** Hub endpoint (a mirror or a local stand-in). Unset: the library's default huggingface.co. */
-    hubUrl: z.string().url().optional(),
-    /** Name of the environment variable holding the access token (never the token itself). @default 'HF_TOKEN' */
-    tokenEnv: z.string().min(1).default('HF_TOKEN'),
-    /** Cache directory; the file is downloaded once. @default '.pf-cache/hub' */
-    cacheDir: z.string().min(1).default('.pf-cache/hub'),
-    /** Re-resolve the revision on the Hub even when a cached copy exists. @default false */
-    refresh: z.boolean().default(false),
-    /** Read at most this many records (0 = all); sampling happens within them. @default 0 */
-    maxRecords: z.number().int().min(0).default(0),
+    repo: z
+      .string()
+      .min(1)
+      .default('proj-persona/PersonaHub')
+      .describe("Dataset repo. @default 'proj-persona/PersonaHub'"),
+    file: z
+      .string()
+      .min(1)
+      .default('persona.jsonl')
+      .describe("File inside the repo (jsonl, csv or parquet). @default 'persona.jsonl'"),
+    revision: z.string().min(1).default('main').describe("Branch, tag or commit. @default 'main'"),
+    hubUrl: z
+      .string()
+      .url()
+      .optional()
+      .describe("Hub endpoint (a mirror or a local stand-in). Unset: the library's default huggingface.co."),
+    tokenEnv: z
+      .string()
+      .min(1)
+      .default('HF_TOKEN')
+      .describe(
+        "Name of the environment variable holding the access token (never the token itself). @default 'HF_TOKEN'",
+      ),
+    cacheDir: z
+      .string()
+      .min(1)
+      .default('.pf-cache/hub')
+      .describe("Cache directory; the file is downloaded once. @default '.pf-cache/hub'"),
+    refresh: z
+      .boolean()
+      .default(false)
+      .describe('Re-resolve the revision on the Hub even when a cached copy exists. @default false'),
+    maxRecords: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Read at most this many records (0 = all); sampling happens within them. @default 0'),
     format: z.enum(['auto', 'jsonl', 'json', 'csv', 'parquet']).default('auto'),
     mapping: PersonaFieldMapping.prefault({}),
   })
@@ -133,8 +175,7 @@ export const PersonasConfig = z
       .max(10_000_000, 'at most 10,000,000 users per split (shard larger corpora)')
       .default(200),
     builtin: BuiltinPersonasConfig.prefault({}),
-    /** Required when `source: file`. */
-    file: FilePersonasConfig.optional(),
+    file: FilePersonasConfig.optional().describe('Required when `source: file`.'),
     hub: HubPersonasConfig.prefault({}),
     /**
      * Big Five score distribution: weights of the integers 1..5 for every trait, optionally

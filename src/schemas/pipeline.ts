@@ -34,8 +34,12 @@ export const PipelineConfig = z
     name: z.string().min(1),
     description: z.string().optional(),
     seed: z.number().int().min(0).default(42),
-    /** Users processed at once by per-user stages (raise it for remote LLM endpoints). */
-    concurrency: z.number().int().min(1).default(8),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .default(8)
+      .describe('Users processed at once by per-user stages (raise it for remote LLM endpoints).'),
     /** A subsequence of plan → synth → memory → validate → export → report, each at most once. */
     stages: z
       .array(StageName)

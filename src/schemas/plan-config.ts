@@ -36,20 +36,38 @@ export const ContextProfile = z.object({ rounds: IntRange(20, 100) }).strict();
 /** Question counts per family and task weights (a task missing from `weights` gets weight 1). */
 export const QaConfig = z
   .object({
-    /** Persona-MME questions per user (14 tasks, SPEC.md §1). @default 14 */
-    personaMme: z.number().int().min(0).default(14),
-    /** PersonaMem questions per user (7 query types, FORMATS.md §4). @default 7 */
-    personaMem: z.number().int().min(0).default(7),
-    /** LoCoMo questions per user (5 categories). @default 10 */
-    locomo: z.number().int().min(0).default(10),
-    /**
-     * Relative weight of each task, keyed `family:task` or bare task name (e.g. LoCoMo M²A mix
-     * multi_hop 2 : temporal 3 : open_domain 1 : single_hop 4). Unset tasks take the published mix
-     * (src/qa/tasks.ts PUBLISHED_TASK_WEIGHTS: PersonaMem 32k types, LoCoMo categories), else 1.
-     */
-    weights: z.record(z.string(), z.number().min(0)).default({}),
-    /** Share of questions asked at the end of the history; the rest in situ at earlier session ends. @default 0.5 */
-    atEndRatio: z.number().min(0).max(1).default(0.5),
+    personaMme: z
+      .number()
+      .int()
+      .min(0)
+      .default(14)
+      .describe('Persona-MME questions per user (14 tasks, SPEC.md §1). @default 14'),
+    personaMem: z
+      .number()
+      .int()
+      .min(0)
+      .default(7)
+      .describe('PersonaMem questions per user (7 query types, FORMATS.md §4). @default 7'),
+    locomo: z
+      .number()
+      .int()
+      .min(0)
+      .default(10)
+      .describe('LoCoMo questions per user (5 categories). @default 10'),
+    weights: z
+      .record(z.string(), z.number().min(0))
+      .default({})
+      .describe(
+        'Relative weight of each task, keyed `family:task` or bare task name (e.g. LoCoMo M²A mix multi_hop 2 : temporal 3 : open_domain 1 : single_hop 4). Unset tasks take the published mix (src/qa/tasks.ts PUBLISHED_TASK_WEIGHTS: PersonaMem 32k types, LoCoMo categories), else 1.',
+      ),
+    atEndRatio: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .describe(
+        'Share of questions asked at the end of the history; the rest in situ at earlier session ends. @default 0.5',
+      ),
   })
   .strict();
 export type QaConfig = z.infer<typeof QaConfig>;
@@ -57,8 +75,10 @@ export type QaConfig = z.infer<typeof QaConfig>;
 export const PlanSettings = z
   .object({
     profile: PlanProfile.default('generic'),
-    /** Earliest horizon start; each user's start adds up to `startJitterDays`. */
-    startDate: z.iso.datetime().default('2024-01-01T00:00:00.000Z'),
+    startDate: z.iso
+      .datetime()
+      .default('2024-01-01T00:00:00.000Z')
+      .describe("Earliest horizon start; each user's start adds up to `startJitterDays`."),
     startJitterDays: z.number().int().min(0).default(180),
     /** Horizon length in days per split (PersonaVLM: ≤ 1 month train, ≤ 3 months test). */
     horizonDays: z
@@ -71,12 +91,13 @@ export const PlanSettings = z
       .default({ '32k': { rounds: [20, 100] }, '128k': { rounds: [100, 500] } }),
     trainContexts: z.array(z.string()).min(1).default(['32k']),
     testContexts: z.array(z.string()).min(1).default(['32k', '128k']),
-    /** Rounds per session (M²A: 5–15 turns per session). */
-    roundsPerSession: IntRange(5, 15),
-    /** Minutes between rounds inside a session. */
-    roundGapMinutes: Range(1, 4),
-    /** t_s: a gap of at least this many minutes separates sessions (PersonaVLM §3). @default 60 */
-    sessionGapMinutes: z.number().min(1).default(60),
+    roundsPerSession: IntRange(5, 15).describe('Rounds per session (M²A: 5–15 turns per session).'),
+    roundGapMinutes: Range(1, 4).describe('Minutes between rounds inside a session.'),
+    sessionGapMinutes: z
+      .number()
+      .min(1)
+      .default(60)
+      .describe('t_s: a gap of at least this many minutes separates sessions (PersonaVLM §3). @default 60'),
     /** Weights of session start periods (local clock hours in `[start, end)` of each period). */
     dayPeriods: z
       .object({
@@ -112,8 +133,9 @@ export const PlanSettings = z
       .prefault({}),
     preferences: z
       .object({
-        /** Initial preferences per user (VitaBench: 25–68, scaled down for month-long dialogues). */
-        initial: IntRange(8, 20),
+        initial: IntRange(8, 20).describe(
+          'Initial preferences per user (VitaBench: 25–68, scaled down for month-long dialogues).',
+        ),
         /**
          * Category mix (VitaBench 2.0: food 35%, shopping 18.1%, travel 20.2%, entertainment 21%,
          * long-tail 5%); lifestyle shares the long-tail 5% half and half. Normalised when drawn.
@@ -129,8 +151,14 @@ export const PlanSettings = z
           })
           .strict()
           .prefault({}),
-        /** Share of preferences that hold only in a context the assistant cannot see. @default 0.15 */
-        conditionalRatio: z.number().min(0).max(1).default(0.15),
+        conditionalRatio: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.15)
+          .describe(
+            'Share of preferences that hold only in a context the assistant cannot see. @default 0.15',
+          ),
       })
       .strict()
       .prefault({}),
@@ -145,23 +173,36 @@ export const PlanSettings = z
           })
           .strict()
           .prefault({}),
-        /** VitaBench 2.0's average interaction duration per user, days. @default 1580 */
-        referenceHorizonDays: z.number().min(1).default(1580),
-        /** Reference-days of life per planned day (see the note above). @default 4 */
-        timeScale: z.number().min(0).default(4),
-        /**
-         * `lifecycle`: every user gets the per-user means whatever their horizon (VitaBench 2.0
-         * reports 36.1 / 7.5 / 4.8 changes per user), spread over the planned months;
-         * `horizon`: means scaled to the horizon by `timeScale`. @default horizon
-         */
-        counts: z.enum(['horizon', 'lifecycle']).default('horizon'),
-        /** Share of drift events that are implicit state changes. @default 0.3 */
-        implicitRatio: z.number().min(0).max(1).default(0.3),
+        referenceHorizonDays: z
+          .number()
+          .min(1)
+          .default(1580)
+          .describe("VitaBench 2.0's average interaction duration per user, days. @default 1580"),
+        timeScale: z
+          .number()
+          .min(0)
+          .default(4)
+          .describe('Reference-days of life per planned day (see the note above). @default 4'),
+        counts: z
+          .enum(['horizon', 'lifecycle'])
+          .default('horizon')
+          .describe(
+            '`lifecycle`: every user gets the per-user means whatever their horizon (VitaBench 2.0 reports 36.1 / 7.5 / 4.8 changes per user), spread over the planned months; `horizon`: means scaled to the horizon by `timeScale`. @default horizon',
+          ),
+        implicitRatio: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.3)
+          .describe('Share of drift events that are implicit state changes. @default 0.3'),
       })
       .strict()
       .prefault({}),
-    /** Mean Big Five shifts per 30 days (each moves one trait by ±1). @default 1 */
-    personalityShiftsPer30Days: z.number().min(0).default(1),
+    personalityShiftsPer30Days: z
+      .number()
+      .min(0)
+      .default(1)
+      .describe('Mean Big Five shifts per 30 days (each moves one trait by ±1). @default 1'),
     people: z
       .object({ count: IntRange(2, 5), changesPer30Days: z.number().min(0).default(1.5) })
       .strict()

@@ -15,42 +15,65 @@ export type SwiftArgValue = z.infer<typeof SwiftArgValue>;
 
 export const RecipeModel = z
   .object({
-    /** Hub id or local path passed as `--model`. */
-    id: z.string().min(1),
+    id: z.string().min(1).describe('Hub id or local path passed as `--model`.'),
     modelType: z.string().min(1).optional(),
-    /** ms-swift 4.x decoupled templates from model types (e.g. `qwen3_nothinking` is a template). */
-    template: z.string().min(1).optional(),
+    template: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('ms-swift 4.x decoupled templates from model types (e.g. `qwen3_nothinking` is a template).'),
     torchDtype: z.enum(['bfloat16', 'float16', 'float32']).default('bfloat16'),
-    /** `--use_hf true`: resolve `id` on Hugging Face instead of ModelScope (ms-swift's default hub). */
-    useHf: z.boolean().default(true),
+    useHf: z
+      .boolean()
+      .default(true)
+      .describe(
+        "`--use_hf true`: resolve `id` on Hugging Face instead of ModelScope (ms-swift's default hub).",
+      ),
     attnImpl: z.string().min(1).optional(),
-    /**
-     * The tokenizer the preflight counts tokens with (`loadModelTokenizer`): a local model folder
-     * holding tokenizer.json, or a named one (`qwen3`, `qwen2_5_vl`). Default: `id` when it is a
-     * local folder with a tokenizer.json, else the named tokenizer of `modelType`.
-     */
-    tokenizer: z.string().min(1).optional(),
+    tokenizer: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'The tokenizer the preflight counts tokens with (`loadModelTokenizer`): a local model folder holding tokenizer.json, or a named one (`qwen3`, `qwen2_5_vl`). Default: `id` when it is a local folder with a tokenizer.json, else the named tokenizer of `modelType`.',
+      ),
   })
   .strict();
 
 export const RecipeData = z
   .object({
-    /**
-     * A persona-forge export directory; the dataset is `<exportDir>/<split>/train.<format>`
-     * (and `test.<format>` as the validation set when `useTestAsVal`).
-     */
-    exportDir: z.string().min(1).optional(),
-    /** Which export split to read; defaults to `sft` for SFT recipes and `rl` for GRPO ones. */
-    split: z.enum(['sft', 'rl']).optional(),
+    exportDir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A persona-forge export directory; the dataset is `<exportDir>/<split>/train.<format>` (and `test.<format>` as the validation set when `useTestAsVal`).',
+      ),
+    split: z
+      .enum(['sft', 'rl'])
+      .optional()
+      .describe('Which export split to read; defaults to `sft` for SFT recipes and `rl` for GRPO ones.'),
     format: z.enum(['jsonl', 'parquet']).default('jsonl'),
     useTestAsVal: z.boolean().default(false),
-    /** Explicit dataset files (or ms-swift dataset ids); used instead of / in addition to exportDir. */
-    train: z.array(z.string().min(1)).default([]),
+    train: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'Explicit dataset files (or ms-swift dataset ids); used instead of / in addition to exportDir.',
+      ),
     val: z.array(z.string().min(1)).default([]),
-    /** Columns every row must carry. Defaults: `messages` (+ the reward functions' columns for GRPO). */
-    requiredColumns: z.array(z.string().min(1)).optional(),
-    /** Cap on image pixels (`--max_pixels` and `MAX_PIXELS`). */
-    maxPixels: z.number().int().positive().optional(),
+    requiredColumns: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        "Columns every row must carry. Defaults: `messages` (+ the reward functions' columns for GRPO).",
+      ),
+    maxPixels: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Cap on image pixels (`--max_pixels` and `MAX_PIXELS`).'),
     shuffle: z.boolean().optional(),
     splitDatasetRatio: z.number().min(0).max(1).optional(),
     numProc: z.number().int().positive().optional(),
@@ -72,21 +95,28 @@ export const RecipeTuner = z
       })
       .strict()
       .prefault({}),
-    /** In `train chain`, merge the SFT adapters (`swift export --merge_lora true`) before RL. */
-    mergeBeforeRl: z.boolean().default(false),
-    /**
-     * `--freeze_vit` / `--freeze_aligner`: keep the vision tower / the vision-language merger
-     * frozen. ms-swift defaults both to true (tuner_args.py), even for `type: full`.
-     */
-    freezeVit: z.boolean().optional(),
+    mergeBeforeRl: z
+      .boolean()
+      .default(false)
+      .describe('In `train chain`, merge the SFT adapters (`swift export --merge_lora true`) before RL.'),
+    freezeVit: z
+      .boolean()
+      .optional()
+      .describe(
+        '`--freeze_vit` / `--freeze_aligner`: keep the vision tower / the vision-language merger frozen. ms-swift defaults both to true (tuner_args.py), even for `type: full`.',
+      ),
     freezeAligner: z.boolean().optional(),
   })
   .strict();
 
 export const RecipeHyperparameters = z
   .object({
-    /** Samples (SFT) or completions (GRPO) per optimizer step over all GPUs and nodes. */
-    globalBatchSize: z.number().int().positive().optional(),
+    globalBatchSize: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Samples (SFT) or completions (GRPO) per optimizer step over all GPUs and nodes.'),
     perDeviceBatchSize: z.number().int().positive().optional(),
     gradientAccumulationSteps: z.number().int().positive().optional(),
     perDeviceEvalBatchSize: z.number().int().positive().optional(),
@@ -114,8 +144,10 @@ export const RecipeHyperparameters = z
 export const RecipeVllm = z
   .object({
     enabled: z.boolean().default(true),
-    /** ms-swift has no default mode: `use_vllm true` without `vllm_mode` is an error. */
-    mode: z.enum(['colocate', 'server']).default('colocate'),
+    mode: z
+      .enum(['colocate', 'server'])
+      .default('colocate')
+      .describe('ms-swift has no default mode: `use_vllm true` without `vllm_mode` is an error.'),
     gpuMemoryUtilization: z.number().gt(0).max(1).optional(),
     tensorParallelSize: z.number().int().positive().optional(),
     maxModelLen: z.number().int().positive().optional(),
@@ -124,8 +156,10 @@ export const RecipeVllm = z
     sleepLevel: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
     offloadModel: z.boolean().optional(),
     offloadOptimizer: z.boolean().optional(),
-    /** server mode: the `swift rollout` hosts and ports. */
-    serverHosts: z.array(z.string().min(1)).default([]),
+    serverHosts: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('server mode: the `swift rollout` hosts and ports.'),
     serverPorts: z.array(z.number().int().positive()).default([]),
   })
   .strict();
@@ -141,16 +175,21 @@ export const RecipeDistributed = z
       .optional(),
     masterAddr: z.string().min(1).default('127.0.0.1'),
     masterPort: z.number().int().min(1).max(65535).default(29500),
-    /** ms-swift preset name (or a JSON config path); `none` leaves DeepSpeed off. */
-    deepspeed: z.string().min(1).default('none'),
+    deepspeed: z
+      .string()
+      .min(1)
+      .default('none')
+      .describe('ms-swift preset name (or a JSON config path); `none` leaves DeepSpeed off.'),
     vllm: RecipeVllm.prefault({}),
   })
   .strict();
 
 export const RecipeReward = z
   .object({
-    /** A reward-server function name (`GET /v1/rewards/functions`), e.g. `accuracy`. */
-    name: z.string().min(1),
+    name: z
+      .string()
+      .min(1)
+      .describe('A reward-server function name (`GET /v1/rewards/functions`), e.g. `accuracy`.'),
     weight: z.number().default(1),
   })
   .strict();
@@ -158,22 +197,41 @@ export const RecipeReward = z
 export const RecipeRewards = z
   .object({
     serverUrl: z.string().url().default('http://127.0.0.1:8000'),
-    /** Name of the env var holding the bearer token (never the token); forwarded as PERSONA_FORGE_TOKEN. */
-    tokenEnv: z.string().min(1).default('PERSONA_FORGE_TOKEN'),
-    /** The ms-swift plugin file; default: the package's `python/persona_forge_swift.py`. */
-    plugin: z.string().min(1).optional(),
+    tokenEnv: z
+      .string()
+      .min(1)
+      .default('PERSONA_FORGE_TOKEN')
+      .describe(
+        'Name of the env var holding the bearer token (never the token); forwarded as PERSONA_FORGE_TOKEN.',
+      ),
+    plugin: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The ms-swift plugin file; default: the package's `python/persona_forge_swift.py`."),
     functions: z.array(RecipeReward).min(1),
   })
   .strict();
 
 export const RecipeEnvironment = z
   .object({
-    /** Multi-turn scheduler registered by the plugin. */
-    scheduler: z.string().min(1).default('pf_retrieval'),
-    /** SPEC.md §1: at most 3 retrievals per trajectory. */
-    maxRetrievals: z.number().int().min(0).default(3),
-    /** Model turns; default maxRetrievals + 1 (each retrieval adds one turn, then the answer). */
-    maxTurns: z.number().int().positive().optional(),
+    scheduler: z
+      .string()
+      .min(1)
+      .default('pf_retrieval')
+      .describe('Multi-turn scheduler registered by the plugin.'),
+    maxRetrievals: z
+      .number()
+      .int()
+      .min(0)
+      .default(3)
+      .describe('SPEC.md §1: at most 3 retrievals per trajectory.'),
+    maxTurns: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Model turns; default maxRetrievals + 1 (each retrieval adds one turn, then the answer).'),
   })
   .strict();
 
@@ -188,8 +246,10 @@ export const RecipeGrpo = z
     advantageEstimator: z.enum(['grpo', 'rloo', 'reinforce_plus_plus']).optional(),
     dynamicSample: z.boolean().optional(),
     maxResampleTimes: z.number().int().min(0).optional(),
-    /** DAPO overlong filtering: truncated completions get no loss (`--overlong_filter`). */
-    overlongFilter: z.boolean().optional(),
+    overlongFilter: z
+      .boolean()
+      .optional()
+      .describe('DAPO overlong filtering: truncated completions get no loss (`--overlong_filter`).'),
     /**
      * DAPO soft overlong punishment: ms-swift's `soft_overlong` reward function, added to the
      * reward functions with `weight`. A completion longer than `maxLength - cacheLength` tokens
@@ -219,10 +279,19 @@ export const RecipeGrpo = z
 
 export const RecipePreflight = z
   .object({
-    /** Free space the output directory's file system needs (checkpoints of a 7B full fine-tune are ~15 GB each). */
-    minFreeDiskGb: z.number().min(0).default(50),
-    /** Budget for each reward-server request. */
-    rewardServerTimeoutMs: z.number().int().positive().default(3000),
+    minFreeDiskGb: z
+      .number()
+      .min(0)
+      .default(50)
+      .describe(
+        "Free space the output directory's file system needs (checkpoints of a 7B full fine-tune are ~15 GB each).",
+      ),
+    rewardServerTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(3000)
+      .describe('Budget for each reward-server request.'),
   })
   .strict();
 
@@ -232,12 +301,19 @@ export const RecipePreflight = z
  */
 export const RecipeEval = z
   .object({
-    /** An eval set: a run's `export/eval` folder, LoCoMo, PersonaMem or Persona-MME files. */
-    set: z.string().min(1),
+    set: z
+      .string()
+      .min(1)
+      .describe("An eval set: a run's `export/eval` folder, LoCoMo, PersonaMem or Persona-MME files."),
     strategy: z.enum(['full', 'rag', 'agent']).default('agent'),
     context: z.string().default('32k'),
-    /** Port `swift deploy` serves the checkpoint on. */
-    port: z.number().int().min(1).max(65535).default(8001),
+    port: z
+      .number()
+      .int()
+      .min(1)
+      .max(65535)
+      .default(8001)
+      .describe('Port `swift deploy` serves the checkpoint on.'),
   })
   .strict();
 export type RecipeEval = z.infer<typeof RecipeEval>;
@@ -246,10 +322,13 @@ export const Recipe = z
   .object({
     name: z.string().min(1),
     description: z.string().optional(),
-    /** `sft` → `swift sft`; `grpo` → `swift rlhf --rlhf_type grpo` (DAPO is GRPO + flags). */
-    stage: z.enum(['sft', 'grpo']),
-    /** ms-swift major version on the GPU nodes: 3 emits `--train_type`, 4 `--tuner_type`. */
-    swiftVersion: z.union([z.literal(3), z.literal(4)]).default(4),
+    stage: z
+      .enum(['sft', 'grpo'])
+      .describe('`sft` → `swift sft`; `grpo` → `swift rlhf --rlhf_type grpo` (DAPO is GRPO + flags).'),
+    swiftVersion: z
+      .union([z.literal(3), z.literal(4)])
+      .default(4)
+      .describe('ms-swift major version on the GPU nodes: 3 emits `--train_type`, 4 `--tuner_type`.'),
     model: RecipeModel,
     data: RecipeData,
     tuner: RecipeTuner.prefault({}),
@@ -260,12 +339,17 @@ export const Recipe = z
     environment: RecipeEnvironment.optional(),
     outputDir: z.string().min(1),
     preflight: RecipePreflight.prefault({}),
-    /** Optional: the eval set that measures the checkpoint (printed commands, see RecipeEval). */
-    eval: RecipeEval.optional(),
-    /** Extra environment variables for every node (e.g. PYTORCH_CUDA_ALLOC_CONF). */
-    env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string()).default({}),
-    /** Raw ms-swift arguments (snake_case names); checked against the real names like the rest. */
-    extraArgs: z.record(z.string().regex(/^[a-z_][a-z0-9_]*$/), SwiftArgValue).default({}),
+    eval: RecipeEval.optional().describe(
+      'Optional: the eval set that measures the checkpoint (printed commands, see RecipeEval).',
+    ),
+    env: z
+      .record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string())
+      .default({})
+      .describe('Extra environment variables for every node (e.g. PYTORCH_CUDA_ALLOC_CONF).'),
+    extraArgs: z
+      .record(z.string().regex(/^[a-z_][a-z0-9_]*$/), SwiftArgValue)
+      .default({})
+      .describe('Raw ms-swift arguments (snake_case names); checked against the real names like the rest.'),
   })
   .strict()
   .superRefine((r, ctx) => {
