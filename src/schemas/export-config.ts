@@ -55,7 +55,7 @@ function mixConfig<T extends string>(names: z.ZodType<T>, defaults: Partial<Reco
         .min(1)
         .nullable()
         .default(null)
-        .describe('Upper bound on rows per split (after mixing); null = no bound. @default null'),
+        .describe('Upper bound on rows per split (after mixing); null = no bound.'),
     })
     .strict();
 }
@@ -67,19 +67,21 @@ export type MixConfig = z.infer<typeof SftMixConfig>;
 /** The `export:` section of a pipeline file. Every default here is a documented domain number (SPEC.md). */
 export const ExportConfig = z
   .object({
-    /** How users are split: `plan` keeps each plan's own split (disjoint by persona); `hash` re-splits. */
     split: z
       .object({
         by: z.enum(['plan', 'hash']).default('plan'),
-        /** Share of users sent to test when `by: hash` (PersonaVLM: 200 of 700). */
         testRatio: z
           .number()
           .min(0)
           .max(1)
-          .default(200 / 700),
+          .default(200 / 700)
+          .describe('Share of users sent to test when `by: hash` (PersonaVLM: 200 of 700).'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        "How users are split: `plan` keeps each plan's own split (disjoint by persona); `hash` re-splits.",
+      ),
     sft: z
       .object({
         mix: SftMixConfig.prefault({}),
@@ -90,7 +92,7 @@ export const ExportConfig = z
         preferTeacher: z
           .boolean()
           .default(false)
-          .describe("Use the teacher's target instead of gold when one exists and agrees. @default false"),
+          .describe("Use the teacher's target instead of gold when one exists and agrees."),
       })
       .strict()
       .prefault({}),
@@ -107,9 +109,7 @@ export const ExportConfig = z
         allFamiliesInEachFormat: z
           .boolean()
           .default(false)
-          .describe(
-            'Put every QA family into every format instead of each family into its own. @default false',
-          ),
+          .describe('Put every QA family into every format instead of each family into its own.'),
         personamemContextTokens: z
           .number()
           .int()
@@ -131,22 +131,18 @@ export const ExportConfig = z
     imageRoot: z
       .string()
       .default('images')
-      .describe(
-        'Prefix joined to the plan\'s pool-relative image paths in `images` columns. @default "images"',
-      ),
+      .describe("Prefix joined to the plan's pool-relative image paths in `images` columns."),
     copyImages: z
       .boolean()
       .default(true)
       .describe(
-        'Copy every image the exported users reference from the pool into `export/<imageRoot>/`, so the export (and a Hub push) is self-contained. @default true',
+        'Copy every image the exported users reference from the pool into `export/<imageRoot>/`, so the export (and a Hub push) is self-contained.',
       ),
     imagePoolDir: z
       .string()
       .default('plan/images')
-      .describe(
-        'Where the pool images are, relative to the run directory (the built-in pool\'s folder). @default "plan/images"',
-      ),
-    parquet: z.boolean().default(true).describe('Write `.parquet` beside every `.jsonl`. @default true'),
+      .describe("Where the pool images are, relative to the run directory (the built-in pool's folder)."),
+    parquet: z.boolean().default(true).describe('Write `.parquet` beside every `.jsonl`.'),
     card: z
       .object({
         license: z.string().default('apache-2.0'),

@@ -66,7 +66,6 @@ export const LlmConfig = z
       .record(z.string(), z.string())
       .default({})
       .describe('role → endpoint name; roles with no endpoint use the offline backend.'),
-    /** The deterministic offline backend used by roles with no endpoint. */
     offline: z
       .object({
         embeddingDimensions: z
@@ -77,7 +76,8 @@ export const LlmConfig = z
           .describe('Dimension of the offline hashed bag-of-words/char-n-gram embedding.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('The deterministic offline backend used by roles with no endpoint.'),
     cache: z
       .object({ enabled: z.boolean().default(true), dir: z.string().default('.pf-cache/llm') })
       .strict()

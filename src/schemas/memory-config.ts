@@ -30,7 +30,6 @@ export const RetrievalConfig = z
       .default('hybrid')
       .describe('Which paths are fused (RRF) for PersonaVLM retrieval.'),
     topK: TopKConfig.prefault({}),
-    /** Per-call k ranges for training data (SPEC.md §1: episodic U[2,5], semantic U[3,6]). */
     trainingTopK: z
       .object({
         semantic: IntRange.default([3, 6]),
@@ -38,7 +37,8 @@ export const RetrievalConfig = z
         procedural: IntRange.default([2, 2]),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Per-call k ranges for training data (SPEC.md §1: episodic U[2,5], semantic U[3,6]).'),
     sampleTopK: z
       .boolean()
       .default(true)
@@ -164,7 +164,6 @@ export const MemoryConfig = z
       .describe(
         'A teacher target asked for and not obtained (no valid answer after retries): `quarantine` the user (retried by the next run) or `fail` the run. Never a silent null.',
       ),
-    /** Memory tasks a teacher is asked for. */
     teacherTasks: z
       .array(
         z.enum([
@@ -183,7 +182,8 @@ export const MemoryConfig = z
         'core_update',
         'episodic_summary',
         'procedural_update',
-      ]),
+      ])
+      .describe('Memory tasks a teacher is asked for.'),
     teacherSpan: z
       .enum(['session', 'trace'])
       .default('session')

@@ -42,9 +42,8 @@ export type ScoreWeights = z.infer<typeof ScoreWeights>;
 /** Options of the builtin generator. */
 export const BuiltinPersonasConfig = z
   .object({
-    minAge: z.number().int().min(14).max(100).default(18).describe('Youngest adult generated. @default 18'),
-    maxAge: z.number().int().min(14).max(100).default(82).describe('Oldest generated. @default 82'),
-    /** Share of each gender, normalised. @default { female: 0.49, male: 0.49, nonBinary: 0.02 } */
+    minAge: z.number().int().min(14).max(100).default(18).describe('Youngest adult generated.'),
+    maxAge: z.number().int().min(14).max(100).default(82).describe('Oldest generated.'),
     genders: z
       .object({
         female: z.number().min(0).default(0.49),
@@ -52,30 +51,27 @@ export const BuiltinPersonasConfig = z
         nonBinary: z.number().min(0).default(0.02),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Share of each gender, normalised.'),
     retirementAge: z
       .number()
       .int()
       .min(40)
       .max(100)
       .default(60)
-      .describe('Age from which a persona may be retired. @default 60'),
+      .describe('Age from which a persona may be retired.'),
     retiredShare: z
       .number()
       .min(0)
       .max(1)
       .default(0.7)
       .describe(
-        'Probability a persona at or above `retirementAge` is retired (forced when no job fits the age). @default 0.7',
+        'Probability a persona at or above `retirementAge` is retired (forced when no job fits the age).',
       ),
     interests: z
       .tuple([z.number().int().min(1), z.number().int().min(1)])
       .default([2, 4])
-      .describe('Interests per persona, inclusive range. @default [2, 4]'),
-    /**
-     * Region tier mix (VitaBench 2.0 profiles use tier-1 … rural); weights, normalised.
-     * @default { tier1: 0.3, tier2: 0.3, tier3: 0.25, rural: 0.15 }
-     */
+      .describe('Interests per persona, inclusive range.'),
     regionTiers: z
       .object({
         tier1: z.number().min(0).default(0.3),
@@ -84,7 +80,8 @@ export const BuiltinPersonasConfig = z
         rural: z.number().min(0).default(0.15),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Region tier mix (VitaBench 2.0 profiles use tier-1 … rural); weights, normalised.'),
   })
   .strict()
   .refine((config) => config.minAge <= config.maxAge, 'minAge must be <= maxAge')
@@ -98,7 +95,7 @@ export const FilePersonasConfig = z
       .enum(['auto', 'jsonl', 'json', 'csv', 'parquet'])
       .default('auto')
       .describe(
-        "`auto` picks by extension (.jsonl/.ndjson, .json = one object or an array of objects, .csv, .parquet). @default 'auto'",
+        '`auto` picks by extension (.jsonl/.ndjson, .json = one object or an array of objects, .csv, .parquet).',
       ),
     mapping: PersonaFieldMapping.prefault({}),
   })
@@ -107,17 +104,13 @@ export const FilePersonasConfig = z
 /** A dataset file on the Hugging Face Hub, downloaded once into a cache directory. */
 export const HubPersonasConfig = z
   .object({
-    repo: z
-      .string()
-      .min(1)
-      .default('proj-persona/PersonaHub')
-      .describe("Dataset repo. @default 'proj-persona/PersonaHub'"),
+    repo: z.string().min(1).default('proj-persona/PersonaHub').describe('Dataset repo.'),
     file: z
       .string()
       .min(1)
       .default('persona.jsonl')
-      .describe("File inside the repo (jsonl, csv or parquet). @default 'persona.jsonl'"),
-    revision: z.string().min(1).default('main').describe("Branch, tag or commit. @default 'main'"),
+      .describe('File inside the repo (jsonl, csv or parquet).'),
+    revision: z.string().min(1).default('main').describe('Branch, tag or commit.'),
     hubUrl: z
       .string()
       .url()
@@ -127,24 +120,22 @@ export const HubPersonasConfig = z
       .string()
       .min(1)
       .default('HF_TOKEN')
-      .describe(
-        "Name of the environment variable holding the access token (never the token itself). @default 'HF_TOKEN'",
-      ),
+      .describe('Name of the environment variable holding the access token (never the token itself).'),
     cacheDir: z
       .string()
       .min(1)
       .default('.pf-cache/hub')
-      .describe("Cache directory; the file is downloaded once. @default '.pf-cache/hub'"),
+      .describe('Cache directory; the file is downloaded once.'),
     refresh: z
       .boolean()
       .default(false)
-      .describe('Re-resolve the revision on the Hub even when a cached copy exists. @default false'),
+      .describe('Re-resolve the revision on the Hub even when a cached copy exists.'),
     maxRecords: z
       .number()
       .int()
       .min(0)
       .default(0)
-      .describe('Read at most this many records (0 = all); sampling happens within them. @default 0'),
+      .describe('Read at most this many records (0 = all); sampling happens within them.'),
     format: z.enum(['auto', 'jsonl', 'json', 'csv', 'parquet']).default('auto'),
     mapping: PersonaFieldMapping.prefault({}),
   })
@@ -160,28 +151,23 @@ export const HubPersonasConfig = z
 export const PersonasConfig = z
   .object({
     source: z.enum(['builtin', 'file', 'hub']).default('builtin'),
-    /** Train users (SPEC.md §1). @default 500 */
     train: z
       .number()
       .int()
       .min(0)
       .max(10_000_000, 'at most 10,000,000 users per split (shard larger corpora)')
-      .default(500),
-    /** Test users, disjoint from train (SPEC.md §1). @default 200 */
+      .default(500)
+      .describe('Train users (SPEC.md §1).'),
     test: z
       .number()
       .int()
       .min(0)
       .max(10_000_000, 'at most 10,000,000 users per split (shard larger corpora)')
-      .default(200),
+      .default(200)
+      .describe('Test users, disjoint from train (SPEC.md §1).'),
     builtin: BuiltinPersonasConfig.prefault({}),
     file: FilePersonasConfig.optional().describe('Required when `source: file`.'),
     hub: HubPersonasConfig.prefault({}),
-    /**
-     * Big Five score distribution: weights of the integers 1..5 for every trait, optionally
-     * overridden per trait. PersonaVLM draws "random Big Five scores" (SPEC.md §1), so the
-     * default is uniform.
-     */
     bigFive: z
       .object({
         weights: ScoreWeights.default([1, 1, 1, 1, 1]),
@@ -197,8 +183,10 @@ export const PersonasConfig = z
           .prefault({}),
       })
       .strict()
-      .prefault({}),
-    /** Enrichment through the `realizer` role (offline backend when the role has no endpoint). */
+      .prefault({})
+      .describe(
+        'Big Five score distribution: weights of the integers 1..5 for every trait, optionally overridden per trait. PersonaVLM draws "random Big Five scores" (SPEC.md §1), so the default is uniform.',
+      ),
     enrichment: z
       .object({
         role: z.string().min(1).default('realizer'),
@@ -208,7 +196,8 @@ export const PersonasConfig = z
         maxTokens: z.number().int().min(64).default(700),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Enrichment through the `realizer` role (offline backend when the role has no endpoint).'),
   })
   .strict()
   .refine((config) => config.source !== 'file' || config.file !== undefined, {

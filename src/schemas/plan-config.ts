@@ -41,19 +41,14 @@ export const QaConfig = z
       .int()
       .min(0)
       .default(14)
-      .describe('Persona-MME questions per user (14 tasks, SPEC.md §1). @default 14'),
+      .describe('Persona-MME questions per user (14 tasks, SPEC.md §1).'),
     personaMem: z
       .number()
       .int()
       .min(0)
       .default(7)
-      .describe('PersonaMem questions per user (7 query types, FORMATS.md §4). @default 7'),
-    locomo: z
-      .number()
-      .int()
-      .min(0)
-      .default(10)
-      .describe('LoCoMo questions per user (5 categories). @default 10'),
+      .describe('PersonaMem questions per user (7 query types, FORMATS.md §4).'),
+    locomo: z.number().int().min(0).default(10).describe('LoCoMo questions per user (5 categories).'),
     weights: z
       .record(z.string(), z.number().min(0))
       .default({})
@@ -66,7 +61,7 @@ export const QaConfig = z
       .max(1)
       .default(0.5)
       .describe(
-        'Share of questions asked at the end of the history; the rest in situ at earlier session ends. @default 0.5',
+        'Share of questions asked at the end of the history; the rest in situ at earlier session ends.',
       ),
   })
   .strict();
@@ -80,15 +75,15 @@ export const PlanSettings = z
       .default('2024-01-01T00:00:00.000Z')
       .describe("Earliest horizon start; each user's start adds up to `startJitterDays`."),
     startJitterDays: z.number().int().min(0).default(180),
-    /** Horizon length in days per split (PersonaVLM: ≤ 1 month train, ≤ 3 months test). */
     horizonDays: z
       .object({ train: Range(14, 30), test: Range(30, 90) })
       .strict()
-      .prefault({}),
-    /** Named dialogue-length profiles. */
+      .prefault({})
+      .describe('Horizon length in days per split (PersonaVLM: ≤ 1 month train, ≤ 3 months test).'),
     contexts: z
       .record(z.string(), ContextProfile)
-      .default({ '32k': { rounds: [20, 100] }, '128k': { rounds: [100, 500] } }),
+      .default({ '32k': { rounds: [20, 100] }, '128k': { rounds: [100, 500] } })
+      .describe('Named dialogue-length profiles.'),
     trainContexts: z.array(z.string()).min(1).default(['32k']),
     testContexts: z.array(z.string()).min(1).default(['32k', '128k']),
     roundsPerSession: IntRange(5, 15).describe('Rounds per session (M²A: 5–15 turns per session).'),
@@ -97,8 +92,7 @@ export const PlanSettings = z
       .number()
       .min(1)
       .default(60)
-      .describe('t_s: a gap of at least this many minutes separates sessions (PersonaVLM §3). @default 60'),
-    /** Weights of session start periods (local clock hours in `[start, end)` of each period). */
+      .describe('t_s: a gap of at least this many minutes separates sessions (PersonaVLM §3).'),
     dayPeriods: z
       .object({
         morning: z.number().min(0).default(0.2),
@@ -108,13 +102,13 @@ export const PlanSettings = z
         night: z.number().min(0).default(0.15),
       })
       .strict()
-      .prefault({}),
-    /** Multimodal rounds: ratio drawn per user in the range (PersonaVLM: > 15%). */
+      .prefault({})
+      .describe('Weights of session start periods (local clock hours in `[start, end)` of each period).'),
     multimodal: z
       .object({ enabled: z.boolean().default(true), ratio: Range(0.15, 0.2) })
       .strict()
-      .prefault({}),
-    /** VitaBench's ≈20% noise interactions; kind weights. */
+      .prefault({})
+      .describe('Multimodal rounds: ratio drawn per user in the range (PersonaVLM: > 15%).'),
     noise: z
       .object({
         ratio: z.number().min(0).max(0.6).default(0.2),
@@ -130,16 +124,13 @@ export const PlanSettings = z
           .prefault({}),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe("VitaBench's ≈20% noise interactions; kind weights."),
     preferences: z
       .object({
         initial: IntRange(8, 20).describe(
           'Initial preferences per user (VitaBench: 25–68, scaled down for month-long dialogues).',
         ),
-        /**
-         * Category mix (VitaBench 2.0: food 35%, shopping 18.1%, travel 20.2%, entertainment 21%,
-         * long-tail 5%); lifestyle shares the long-tail 5% half and half. Normalised when drawn.
-         */
         mix: z
           .object({
             food: z.number().min(0).default(0.35),
@@ -150,21 +141,21 @@ export const PlanSettings = z
             longtail: z.number().min(0).default(0.025),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe(
+            'Category mix (VitaBench 2.0: food 35%, shopping 18.1%, travel 20.2%, entertainment 21%, long-tail 5%); lifestyle shares the long-tail 5% half and half. Normalised when drawn.',
+          ),
         conditionalRatio: z
           .number()
           .min(0)
           .max(1)
           .default(0.15)
-          .describe(
-            'Share of preferences that hold only in a context the assistant cannot see. @default 0.15',
-          ),
+          .describe('Share of preferences that hold only in a context the assistant cannot see.'),
       })
       .strict()
       .prefault({}),
     drift: z
       .object({
-        /** VitaBench 2.0 per-user averages over its reference lifecycle. */
         perUserMeans: z
           .object({
             add: z.number().min(0).default(36.07),
@@ -172,29 +163,30 @@ export const PlanSettings = z
             modify: z.number().min(0).default(4.79),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('VitaBench 2.0 per-user averages over its reference lifecycle.'),
         referenceHorizonDays: z
           .number()
           .min(1)
           .default(1580)
-          .describe("VitaBench 2.0's average interaction duration per user, days. @default 1580"),
+          .describe("VitaBench 2.0's average interaction duration per user, days."),
         timeScale: z
           .number()
           .min(0)
           .default(4)
-          .describe('Reference-days of life per planned day (see the note above). @default 4'),
+          .describe('Reference-days of life per planned day (see the note above).'),
         counts: z
           .enum(['horizon', 'lifecycle'])
           .default('horizon')
           .describe(
-            '`lifecycle`: every user gets the per-user means whatever their horizon (VitaBench 2.0 reports 36.1 / 7.5 / 4.8 changes per user), spread over the planned months; `horizon`: means scaled to the horizon by `timeScale`. @default horizon',
+            '`lifecycle`: every user gets the per-user means whatever their horizon (VitaBench 2.0 reports 36.1 / 7.5 / 4.8 changes per user), spread over the planned months; `horizon`: means scaled to the horizon by `timeScale`.',
           ),
         implicitRatio: z
           .number()
           .min(0)
           .max(1)
           .default(0.3)
-          .describe('Share of drift events that are implicit state changes. @default 0.3'),
+          .describe('Share of drift events that are implicit state changes.'),
       })
       .strict()
       .prefault({}),
@@ -202,7 +194,7 @@ export const PlanSettings = z
       .number()
       .min(0)
       .default(1)
-      .describe('Mean Big Five shifts per 30 days (each moves one trait by ±1). @default 1'),
+      .describe('Mean Big Five shifts per 30 days (each moves one trait by ±1).'),
     people: z
       .object({ count: IntRange(2, 5), changesPer30Days: z.number().min(0).default(1.5) })
       .strict()
@@ -215,11 +207,11 @@ export const PlanSettings = z
       .object({ count: IntRange(1, 3), mentions: IntRange(1, 3) })
       .strict()
       .prefault({}),
-    /** M²A concept group: 3–4 concepts, 2–3 images each. */
     concepts: z
       .object({ count: IntRange(3, 4), imagesPerConcept: IntRange(2, 3) })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('M²A concept group: 3–4 concepts, 2–3 images each.'),
     qa: QaConfig.prefault({}),
     images: ImagesConfig.prefault({}),
   })

@@ -168,11 +168,11 @@ export const RecipeDistributed = z
   .object({
     nodes: z.number().int().positive().default(1),
     gpusPerNode: z.number().int().positive().default(1),
-    /** Comma list for `CUDA_VISIBLE_DEVICES`; default `0..gpusPerNode-1`. */
     cudaVisibleDevices: z
       .string()
       .regex(/^\d+(,\d+)*$/)
-      .optional(),
+      .optional()
+      .describe('Comma list for `CUDA_VISIBLE_DEVICES`; default `0..gpusPerNode-1`.'),
     masterAddr: z.string().min(1).default('127.0.0.1'),
     masterPort: z.number().int().min(1).max(65535).default(29500),
     deepspeed: z
@@ -250,12 +250,6 @@ export const RecipeGrpo = z
       .boolean()
       .optional()
       .describe('DAPO overlong filtering: truncated completions get no loss (`--overlong_filter`).'),
-    /**
-     * DAPO soft overlong punishment: ms-swift's `soft_overlong` reward function, added to the
-     * reward functions with `weight`. A completion longer than `maxLength - cacheLength` tokens
-     * scores -(length - (maxLength - cacheLength)) / cacheLength (0 when shorter), down to -1 at
-     * `maxLength` (default: `maxCompletionLength`).
-     */
     softOverlong: z
       .object({
         cacheLength: z.number().int().positive(),
@@ -263,7 +257,10 @@ export const RecipeGrpo = z
         weight: z.number().default(1),
       })
       .strict()
-      .optional(),
+      .optional()
+      .describe(
+        "DAPO soft overlong punishment: ms-swift's `soft_overlong` reward function, added to the reward functions with `weight`. A completion longer than `maxLength - cacheLength` tokens scores -(length - (maxLength - cacheLength)) / cacheLength (0 when shorter), down to -1 at `maxLength` (default: `maxCompletionLength`).",
+      ),
     maxCompletionLength: z.number().int().positive().default(512),
     temperature: z.number().min(0).optional(),
     topP: z.number().gt(0).max(1).optional(),

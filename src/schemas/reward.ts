@@ -184,7 +184,6 @@ export const MemoryRetrieveRequest = z
       .max(50)
       .optional()
       .describe('Sets the semantic k (SPEC.md §1 default 4); episodic and procedural keep their defaults.'),
-    /** Full per-type control; wins over `k`. */
     top_k: z
       .object({
         semantic: z.number().int().min(0).max(50).optional(),
@@ -192,7 +191,8 @@ export const MemoryRetrieveRequest = z
         procedural: z.number().int().min(0).max(50).optional(),
       })
       .strict()
-      .optional(),
+      .optional()
+      .describe('Full per-type control; wins over `k`.'),
     exclude: z
       .array(z.string())
       .optional()
@@ -359,10 +359,6 @@ export const RewardServerConfig = z
       })
       .strict()
       .prefault({}),
-    /**
-     * What trainers get for an item whose reward failed (ms-swift's `nansum` would count a null as 0).
-     * `rewards` overrides `default` per reward name (a list of rewards: names joined with `+`).
-     */
     onFailure: z
       .object({
         default: FailurePolicyConfig.default('neutral'),
@@ -375,8 +371,10 @@ export const RewardServerConfig = z
         rewards: z.record(z.string(), FailurePolicyConfig).default({}),
       })
       .strict()
-      .prefault({}),
-    /** `/get_reward` (OpenRLHF). */
+      .prefault({})
+      .describe(
+        "What trainers get for an item whose reward failed (ms-swift's `nansum` would count a null as 0). `rewards` overrides `default` per reward name (a list of rewards: names joined with `+`).",
+      ),
     openrlhf: z
       .object({
         reward: z.string().default('personavlm').describe('Which reward to compute for each query.'),
@@ -400,7 +398,8 @@ export const RewardServerConfig = z
           .describe('Special tokens removed from `query` and `prompts` before scoring (end and pad tokens).'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('`/get_reward` (OpenRLHF).'),
     memory: z
       .object({
         runDir: z

@@ -16,36 +16,34 @@ export const SynthConfig = z
       .int()
       .min(1)
       .default(4)
-      .describe('Rounds (user message + assistant reply) realized per chunk / realizer call. @default 4'),
+      .describe('Rounds (user message + assistant reply) realized per chunk / realizer call.'),
     recentTurns: z
       .number()
       .int()
       .min(0)
       .default(6)
       .describe(
-        'Most recent turns carried verbatim into a chunk prompt (compact state, never the whole history). @default 6',
+        'Most recent turns carried verbatim into a chunk prompt (compact state, never the whole history).',
       ),
     summaryItems: z
       .number()
       .int()
       .min(0)
       .default(6)
-      .describe('Entries kept in the running session summary of a chunk prompt. @default 6'),
+      .describe('Entries kept in the running session summary of a chunk prompt.'),
     promptPreferences: z
       .number()
       .int()
       .min(0)
       .default(6)
-      .describe(
-        "Active preferences listed in a chunk prompt (those of the chunk's slots and topics first). @default 6",
-      ),
+      .describe("Active preferences listed in a chunk prompt (those of the chunk's slots and topics first)."),
     maxRegenerations: z
       .number()
       .int()
       .min(0)
       .default(2)
       .describe(
-        'Regenerations of a chunk whose required slots were not expressed, before the user is quarantined. @default 2',
+        'Regenerations of a chunk whose required slots were not expressed, before the user is quarantined.',
       ),
     judgeWhenKeywordFraction: z
       .number()
@@ -53,45 +51,39 @@ export const SynthConfig = z
       .max(1)
       .default(0.5)
       .describe(
-        'Lexical check: a slot counts as expressed when all its keywords occur in its user turn; when at least this fraction (but not all) occur, a `judge` call decides. @default 0.5',
+        'Lexical check: a slot counts as expressed when all its keywords occur in its user turn; when at least this fraction (but not all) occur, a `judge` call decides.',
       ),
-    temperature: z
-      .number()
-      .min(0)
-      .max(2)
-      .default(0.8)
-      .describe('Sampling temperature of realizer calls. @default 0.8'),
+    temperature: z.number().min(0).max(2).default(0.8).describe('Sampling temperature of realizer calls.'),
     replyDelayFraction: z
       .number()
       .min(0.01)
       .max(0.9)
       .default(0.25)
       .describe(
-        "Assistant reply delay as a fraction of the session's round gap (keeps times strictly increasing). @default 0.25",
+        "Assistant reply delay as a fraction of the session's round gap (keeps times strictly increasing).",
       ),
     behaviors: z
       .object({
-        enabled: z.boolean().default(true).describe('Emit VitaBench-style behavior logs. @default true'),
+        enabled: z.boolean().default(true).describe('Emit VitaBench-style behavior logs.'),
         eventsPerGap: z
           .number()
           .min(0)
           .default(3)
-          .describe('Mean behavior events between two consecutive sessions (Poisson). @default 3'),
+          .describe('Mean behavior events between two consecutive sessions (Poisson).'),
         noiseRate: z
           .number()
           .min(0)
           .max(1)
           .default(0.2)
-          .describe('Fraction of behavior events that are noise (VitaBench 2.0: about 20%). @default 0.2'),
+          .describe('Fraction of behavior events that are noise (VitaBench 2.0: about 20%).'),
         mirrorPlannedNoise: z
           .number()
           .min(0)
           .max(1)
           .default(0.15)
           .describe(
-            'Probability that a noise round planned in a session also leaves a behavior event right after it ("noise as planned"); mirrored events count toward `noiseRate`. @default 0.15',
+            'Probability that a noise round planned in a session also leaves a behavior event right after it ("noise as planned"); mirrored events count toward `noiseRate`.',
           ),
-        /** Price ranges per scenario in the user's currency, `[min, max]`. */
         priceRanges: z
           .object({
             delivery: z.tuple([z.number().min(0), z.number().min(0)]).default([12, 68]),
@@ -100,7 +92,8 @@ export const SynthConfig = z
             shopping: z.tuple([z.number().min(0), z.number().min(0)]).default([15, 400]),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe("Price ranges per scenario in the user's currency, `[min, max]`."),
       })
       .strict()
       .prefault({}),
@@ -115,10 +108,7 @@ export const SynthConfig = z
           .int()
           .min(1)
           .default(20)
-          .describe(
-            'QA items per generated conversation; a multiple of the mix total (M²A default 20). @default 20',
-          ),
-        /** QA mix multi-hop : temporal : open-domain : single-hop (M²A: 2:3:1:4). */
+          .describe('QA items per generated conversation; a multiple of the mix total (M²A default 20).'),
         qaMix: z
           .object({
             multiHop: z.number().int().min(0).default(2),
@@ -127,25 +117,26 @@ export const SynthConfig = z
             singleHop: z.number().int().min(0).default(4),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('QA mix multi-hop : temporal : open-domain : single-hop (M²A: 2:3:1:4).'),
         maxAttempts: z
           .number()
           .int()
           .min(1)
           .default(5)
-          .describe('Generation attempts before the conversation is rejected (M²A: 5 retries). @default 5'),
+          .describe('Generation attempts before the conversation is rejected (M²A: 5 retries).'),
         imagesPerConversation: z
           .number()
           .min(0)
           .default(21.4)
           .describe(
-            'Photos shown per generated conversation, on average (M²A: 214 images over 10 conversations = 21.4): each image of the group once, then shown again in later turns. A conversation shows ⌊x⌋ or ⌈x⌉ (seeded). @default 21.4',
+            'Photos shown per generated conversation, on average (M²A: 214 images over 10 conversations = 21.4): each image of the group once, then shown again in later turns. A conversation shows ⌊x⌋ or ⌈x⌉ (seeded).',
           ),
         turnGapMinutes: z
           .number()
           .min(0.1)
           .default(2)
-          .describe('Minutes between consecutive turns of a generated session. @default 2'),
+          .describe('Minutes between consecutive turns of a generated session.'),
       })
       .strict()
       .prefault({}),

@@ -21,7 +21,7 @@ const DEFAULT_BLOCKLIST = [
 
 export const JudgeConfig = z
   .object({
-    enabled: z.boolean().default(true).describe('Run the judge checks at all. @default true'),
+    enabled: z.boolean().default(true).describe('Run the judge checks at all.'),
     checks: z.array(JudgeCheckName).default(['coherence', 'safety', 'persona_consistency', 'fact_expressed']),
     sessionsPerUser: z
       .number()
@@ -29,18 +29,18 @@ export const JudgeConfig = z
       .min(1)
       .default(2)
       .describe(
-        'Sessions per user sent to a model judge (cost bound; offline heuristics see every session). @default 2',
+        'Sessions per user sent to a model judge (cost bound; offline heuristics see every session).',
       ),
     minScore: z
       .number()
       .min(0)
       .max(1)
       .default(0.5)
-      .describe('A judge score (0–1) below this fails the check. @default 0.5'),
+      .describe('A judge score (0–1) below this fails the check.'),
     quarantine: z
       .boolean()
       .default(true)
-      .describe('Quarantine users failing a judge check (rule failures always quarantine). @default true'),
+      .describe('Quarantine users failing a judge check (rule failures always quarantine).'),
     blocklist: z.array(z.string().min(1)).default(DEFAULT_BLOCKLIST),
     maxRepeatsPerSession: z
       .number()
@@ -48,7 +48,7 @@ export const JudgeConfig = z
       .min(1)
       .default(1)
       .describe(
-        'Offline coherence: a session may repeat the same normalised turn text at most this many times. @default 1',
+        'Offline coherence: a session may repeat the same normalised turn text at most this many times.',
       ),
   })
   .strict();
@@ -58,55 +58,44 @@ export type JudgeConfig = z.infer<typeof JudgeConfig>;
 export const DedupConfig = z
   .object({
     enabled: z.boolean().default(true),
-    shingleWords: z.number().int().min(1).default(3).describe('Words per shingle. @default 3'),
-    numPerm: z
-      .number()
-      .int()
-      .min(8)
-      .default(64)
-      .describe('MinHash permutations; must equal bands × rows. @default 64'),
+    shingleWords: z.number().int().min(1).default(3).describe('Words per shingle.'),
+    numPerm: z.number().int().min(8).default(64).describe('MinHash permutations; must equal bands × rows.'),
     bands: z
       .number()
       .int()
       .min(1)
       .default(8)
-      .describe(
-        'LSH bands (rows = numPerm / bands); 8×8 puts the S-curve knee near Jaccard 0.77. @default 8',
-      ),
+      .describe('LSH bands (rows = numPerm / bands); 8×8 puts the S-curve knee near Jaccard 0.77.'),
     utteranceThreshold: z
       .number()
       .min(0)
       .max(1)
       .default(0.9)
-      .describe('Estimated Jaccard at or above which two utterances are near-duplicates. @default 0.9'),
+      .describe('Estimated Jaccard at or above which two utterances are near-duplicates.'),
     dialogueThreshold: z
       .number()
       .min(0)
       .max(1)
       .default(0.8)
-      .describe(
-        'Estimated Jaccard at or above which two whole dialogues (user turns) are near-duplicates. @default 0.8',
-      ),
+      .describe('Estimated Jaccard at or above which two whole dialogues (user turns) are near-duplicates.'),
     minUtteranceWords: z
       .number()
       .int()
       .min(1)
       .default(8)
-      .describe(
-        'Utterances shorter than this (words) are skipped: greetings repeat legitimately. @default 8',
-      ),
+      .describe('Utterances shorter than this (words) are skipped: greetings repeat legitimately.'),
     maxDuplicateUtteranceRatio: z
       .number()
       .min(0)
       .max(1)
       .default(0.5)
       .describe(
-        "A user is quarantined when more than this fraction of their user utterances are near-duplicates of earlier utterances (their own or another user's). @default 0.5",
+        "A user is quarantined when more than this fraction of their user utterances are near-duplicates of earlier utterances (their own or another user's).",
       ),
     quarantineDuplicateDialogues: z
       .boolean()
       .default(true)
-      .describe("Quarantine a user whose whole dialogue near-duplicates an earlier user's. @default true"),
+      .describe("Quarantine a user whose whole dialogue near-duplicates an earlier user's."),
   })
   .strict()
   .refine((value) => value.numPerm % value.bands === 0, {
@@ -140,25 +129,25 @@ export const ValidateConfig = z
       .min(0)
       .max(1)
       .default(1)
-      .describe("Fraction of a slot's keywords its turn must contain to count as expressed. @default 1"),
+      .describe("Fraction of a slot's keywords its turn must contain to count as expressed."),
     imagePoolDir: z
       .string()
       .nullable()
       .default(null)
       .describe(
-        'Image pool folder, relative to the run directory (the built-in pool is `plan/images`); when set, every pool image file must exist there. @default null',
+        'Image pool folder, relative to the run directory (the built-in pool is `plan/images`); when set, every pool image file must exist there.',
       ),
     maxExamplesPerCheck: z
       .number()
       .int()
       .min(0)
       .default(20)
-      .describe('Failing examples kept per check in validation.json. @default 20'),
+      .describe('Failing examples kept per check in validation.json.'),
     strict: z
       .boolean()
       .default(false)
       .describe(
-        'Fail the run (exit 1, after writing everything) when a fidelity figure is off its target, as `run --strict` does. Without it the alarms are printed at the end of the run. @default false',
+        'Fail the run (exit 1, after writing everything) when a fidelity figure is off its target, as `run --strict` does. Without it the alarms are printed at the end of the run.',
       ),
     judges: JudgeConfig.prefault({}),
     dedup: DedupConfig.prefault({}),
@@ -257,11 +246,6 @@ export const ValidationReport = z
         ),
       })
       .strict(),
-    /**
-     * Does the corpus say what its labels say (defect rates, target 0 or a budget) and match the
-     * published shapes and proportions (measured beside the paper's or real file's figure)?
-     * Absent in runs validated before it existed.
-     */
     fidelity: z
       .record(
         z.string(),
@@ -279,11 +263,10 @@ export const ValidationReport = z
           })
           .strict(),
       )
-      .optional(),
-    /**
-     * Rounds (`turn`: a user turn and its reply) and sessions quarantined from users otherwise
-     * kept, with the turn ids each removes (export leaves them and their memory targets out).
-     */
+      .optional()
+      .describe(
+        "Does the corpus say what its labels say (defect rates, target 0 or a budget) and match the published shapes and proportions (measured beside the paper's or real file's figure)? Absent in runs validated before it existed.",
+      ),
     units: z
       .array(
         z
@@ -297,11 +280,14 @@ export const ValidationReport = z
           })
           .strict(),
       )
-      .optional(),
-    /** Questions whose evidence sat in a quarantined unit: dropped, never exported unanswerable. */
+      .optional()
+      .describe(
+        'Rounds (`turn`: a user turn and its reply) and sessions quarantined from users otherwise kept, with the turn ids each removes (export leaves them and their memory targets out).',
+      ),
     droppedQa: z
       .array(z.object({ userId: z.string(), qaId: z.string(), reason: z.string() }).strict())
-      .optional(),
+      .optional()
+      .describe('Questions whose evidence sat in a quarantined unit: dropped, never exported unanswerable.'),
     quarantined: z
       .array(
         z.object({ userId: z.string(), checks: z.array(z.string()), reasons: z.array(z.string()) }).strict(),

@@ -13,7 +13,7 @@ const IntRange = (min: number, max: number) =>
  */
 export const M2aSystemConfig = z
   .object({
-    enabled: z.boolean().default(false).describe('Write `export/eval/m2a/`. @default false'),
+    enabled: z.boolean().default(false).describe('Write `export/eval/m2a/`.'),
     hostFile: z
       .string()
       .min(1)
@@ -22,23 +22,16 @@ export const M2aSystemConfig = z
         'A LoCoMo-format file (a list like `locomo10.json`, or one record), relative to the working directory; user i gets record i mod n.',
       ),
     hostFormat: z.literal('locomo').default('locomo'),
-    position: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
-        'Insert after host session `position` (1-based). @default a seeded draw among the positions whose gap fits the sessions (M²A draws `randint(1, n_host − 1)`)',
-      ),
+    position: z.number().int().min(1).optional().describe('Insert after host session `position` (1-based).'),
     splits: z
       .array(z.enum(['train', 'test']))
       .default(['train', 'test'])
-      .describe("Which users get a merged conversation. @default ['train', 'test']"),
+      .describe('Which users get a merged conversation.'),
     vqa: z
       .boolean()
       .default(true)
       .describe(
-        'Inject one visual QA item (category 5) per concept shown in the conversation (M²A `inject_vqa_data`). @default true',
+        'Inject one visual QA item (category 5) per concept shown in the conversation (M²A `inject_vqa_data`).',
       ),
   })
   .strict();
@@ -49,25 +42,25 @@ export type M2aSystemConfig = z.infer<typeof M2aSystemConfig>;
  */
 export const VitaBenchSystemConfig = z
   .object({
-    enabled: z.boolean().default(false).describe('Write `export/eval/vitabench/tasks.json`. @default false'),
+    enabled: z.boolean().default(false).describe('Write `export/eval/vitabench/tasks.json`.'),
     subtasks: IntRange(10, 20).describe(
-      'Temporally ordered subtasks per user (VitaBench 2.0: 10–20, ≈ 14 on average). @default [10, 20]',
+      'Temporally ordered subtasks per user (VitaBench 2.0: 10–20, ≈ 14 on average).',
     ),
     splits: z
       .array(z.enum(['train', 'test']))
       .default(['train', 'test'])
-      .describe("Which users get a task. @default ['train', 'test']"),
+      .describe('Which users get a task.'),
     delayMinutes: z
       .number()
       .min(0.1)
       .default(30)
-      .describe('Minutes after the last interaction of its day at which a subtask happens. @default 30'),
+      .describe('Minutes after the last interaction of its day at which a subtask happens.'),
     maxRubrics: z
       .number()
       .int()
       .min(1)
       .default(4)
-      .describe('Most rubric assertions per subtask (focal preference first). @default 4'),
+      .describe('Most rubric assertions per subtask (focal preference first).'),
   })
   .strict();
 export type VitaBenchSystemConfig = z.infer<typeof VitaBenchSystemConfig>;
