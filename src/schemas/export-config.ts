@@ -48,7 +48,8 @@ function mixConfig<T extends string>(names: z.ZodType<T>, defaults: Partial<Reco
         .default(defaults as Record<string, number>)
         .refine((weights) => Object.keys(weights).every((key) => names.safeParse(key).success), {
           message: 'unknown task name in mix weights',
-        }),
+        })
+        .describe('Task → weight; shares are the weights divided by their sum (a task at 0 is left out).'),
       maxPerSplit: z
         .number()
         .int()
@@ -69,7 +70,12 @@ export const ExportConfig = z
   .object({
     split: z
       .object({
-        by: z.enum(['plan', 'hash']).default('plan'),
+        by: z
+          .enum(['plan', 'hash'])
+          .default('plan')
+          .describe(
+            "`plan` keeps each plan's own split (disjoint by persona); `hash` re-splits users by a hash of their id.",
+          ),
         testRatio: z
           .number()
           .min(0)
@@ -84,7 +90,7 @@ export const ExportConfig = z
       ),
     sft: z
       .object({
-        mix: SftMixConfig.prefault({}),
+        mix: SftMixConfig.prefault({}).describe('Which SFT tasks are kept, in what shares.'),
         retrievalRole: z
           .enum(['user', 'tool'])
           .default('user')
@@ -95,11 +101,19 @@ export const ExportConfig = z
           .describe("Use the teacher's target instead of gold when one exists and agrees."),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        'The SFT rows: task mix, the role of retrieval results and whether teacher targets are used.',
+      ),
     rl: z
-      .object({ mix: RlMixConfig.prefault({}) })
+      .object({
+        mix: RlMixConfig.prefault({}).describe(
+          'Which RL tasks (answer types and tree_ops) are kept, in what shares.',
+        ),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('The RL rows: their task mix.'),
     eval: z
       .object({
         splits: z
@@ -127,7 +141,8 @@ export const ExportConfig = z
           ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Evaluation sets (Persona-MME, PersonaMem, LoCoMo shapes) written under `export/eval/`.'),
     imageRoot: z
       .string()
       .default('images')
@@ -145,12 +160,20 @@ export const ExportConfig = z
     parquet: z.boolean().default(true).describe('Write `.parquet` beside every `.jsonl`.'),
     card: z
       .object({
-        license: z.string().default('apache-2.0'),
-        prettyName: z.string().nullable().default(null),
-        language: z.array(z.string()).default(['en']),
+        license: z
+          .string()
+          .default('apache-2.0')
+          .describe("License id in the card's front matter (a Hugging Face license identifier)."),
+        prettyName: z
+          .string()
+          .nullable()
+          .default(null)
+          .describe('Title of the dataset card; null uses a generic title.'),
+        language: z.array(z.string()).default(['en']).describe("Language codes in the card's front matter."),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('The Hugging Face dataset card (`export/README.md`).'),
     systems: SystemsConfig.prefault({}).describe(
       'Published-system evaluation sets (M²A merged conversations, VitaBench 2.0 tasks); both off by default.',
     ),

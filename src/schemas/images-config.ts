@@ -10,8 +10,12 @@ import { z } from 'zod';
  */
 export const ImagesConfig = z
   .object({
-    /** @default 'builtin' */
-    source: z.enum(['builtin', 'directory']).default('builtin'),
+    source: z
+      .enum(['builtin', 'directory'])
+      .default('builtin')
+      .describe(
+        '`builtin`: procedural scenes made from the seed; `directory`: your images with a captions jsonl.',
+      ),
     size: z.number().int().min(1).max(100_000).default(400).describe('Built-in scenes in the pool.'),
     seedKey: z
       .string()

@@ -14,15 +14,19 @@ export const PersonaFieldMapping = z
       .describe(
         'Column holding the one-line persona description (PersonaHub: `persona`, or `input persona`).',
       ),
-    name: z.string().min(1).optional(),
-    age: z.string().min(1).optional(),
-    gender: z.string().min(1).optional(),
-    occupation: z.string().min(1).optional(),
-    city: z.string().min(1).optional(),
-    country: z.string().min(1).optional(),
-    family: z.string().min(1).optional(),
-    lifeStage: z.string().min(1).optional(),
-    education: z.string().min(1).optional(),
+    name: z.string().min(1).optional().describe("Column holding the persona's name."),
+    age: z.string().min(1).optional().describe('Column holding the age.'),
+    gender: z.string().min(1).optional().describe('Column holding the gender.'),
+    occupation: z.string().min(1).optional().describe('Column holding the occupation.'),
+    city: z.string().min(1).optional().describe('Column holding the city.'),
+    country: z.string().min(1).optional().describe('Column holding the country.'),
+    family: z.string().min(1).optional().describe('Column holding the family situation.'),
+    lifeStage: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Column holding the life stage (student, working, retired …).'),
+    education: z.string().min(1).optional().describe('Column holding the education.'),
     interests: z
       .string()
       .min(1)
@@ -46,9 +50,9 @@ export const BuiltinPersonasConfig = z
     maxAge: z.number().int().min(14).max(100).default(82).describe('Oldest generated.'),
     genders: z
       .object({
-        female: z.number().min(0).default(0.49),
-        male: z.number().min(0).default(0.49),
-        nonBinary: z.number().min(0).default(0.02),
+        female: z.number().min(0).default(0.49).describe('Weight of female personas.'),
+        male: z.number().min(0).default(0.49).describe('Weight of male personas.'),
+        nonBinary: z.number().min(0).default(0.02).describe('Weight of non-binary personas.'),
       })
       .strict()
       .prefault({})
@@ -74,10 +78,10 @@ export const BuiltinPersonasConfig = z
       .describe('Interests per persona, inclusive range.'),
     regionTiers: z
       .object({
-        tier1: z.number().min(0).default(0.3),
-        tier2: z.number().min(0).default(0.3),
-        tier3: z.number().min(0).default(0.25),
-        rural: z.number().min(0).default(0.15),
+        tier1: z.number().min(0).default(0.3).describe('Weight of tier-1 cities.'),
+        tier2: z.number().min(0).default(0.3).describe('Weight of tier-2 cities.'),
+        tier3: z.number().min(0).default(0.25).describe('Weight of tier-3 cities.'),
+        rural: z.number().min(0).default(0.15).describe('Weight of rural areas.'),
       })
       .strict()
       .prefault({})
@@ -90,14 +94,14 @@ export const BuiltinPersonasConfig = z
 /** A local jsonl / csv / parquet file of personas. */
 export const FilePersonasConfig = z
   .object({
-    path: z.string().min(1),
+    path: z.string().min(1).describe('The persona file, relative to the working directory.'),
     format: z
       .enum(['auto', 'jsonl', 'json', 'csv', 'parquet'])
       .default('auto')
       .describe(
         '`auto` picks by extension (.jsonl/.ndjson, .json = one object or an array of objects, .csv, .parquet).',
       ),
-    mapping: PersonaFieldMapping.prefault({}),
+    mapping: PersonaFieldMapping.prefault({}).describe('Which column holds which persona attribute.'),
   })
   .strict();
 
@@ -136,8 +140,13 @@ export const HubPersonasConfig = z
       .min(0)
       .default(0)
       .describe('Read at most this many records (0 = all); sampling happens within them.'),
-    format: z.enum(['auto', 'jsonl', 'json', 'csv', 'parquet']).default('auto'),
-    mapping: PersonaFieldMapping.prefault({}),
+    format: z
+      .enum(['auto', 'jsonl', 'json', 'csv', 'parquet'])
+      .default('auto')
+      .describe('`auto` picks by extension (.jsonl/.ndjson, .json, .csv, .parquet).'),
+    mapping: PersonaFieldMapping.prefault({}).describe(
+      'Which column holds which persona attribute (PersonaHub: `persona`).',
+    ),
   })
   .strict();
 
@@ -150,7 +159,12 @@ export const HubPersonasConfig = z
  */
 export const PersonasConfig = z
   .object({
-    source: z.enum(['builtin', 'file', 'hub']).default('builtin'),
+    source: z
+      .enum(['builtin', 'file', 'hub'])
+      .default('builtin')
+      .describe(
+        '`builtin`: generated from tables; `file`: a local persona file; `hub`: a dataset on the Hugging Face Hub (PersonaHub by default).',
+      ),
     train: z
       .number()
       .int()
@@ -165,22 +179,27 @@ export const PersonasConfig = z
       .max(10_000_000, 'at most 10,000,000 users per split (shard larger corpora)')
       .default(200)
       .describe('Test users, disjoint from train (SPEC.md §1).'),
-    builtin: BuiltinPersonasConfig.prefault({}),
+    builtin: BuiltinPersonasConfig.prefault({}).describe(
+      'Options of the built-in persona generator (`source: builtin`, and attributes a file lacks).',
+    ),
     file: FilePersonasConfig.optional().describe('Required when `source: file`.'),
-    hub: HubPersonasConfig.prefault({}),
+    hub: HubPersonasConfig.prefault({}).describe('The Hub dataset read when `source: hub`.'),
     bigFive: z
       .object({
-        weights: ScoreWeights.default([1, 1, 1, 1, 1]),
+        weights: ScoreWeights.default([1, 1, 1, 1, 1]).describe(
+          'Weights of the scores 1..5, for every trait without its own (normalised).',
+        ),
         traits: z
           .object({
-            openness: ScoreWeights.optional(),
-            conscientiousness: ScoreWeights.optional(),
-            extraversion: ScoreWeights.optional(),
-            agreeableness: ScoreWeights.optional(),
-            neuroticism: ScoreWeights.optional(),
+            openness: ScoreWeights.optional().describe('Weights of openness scores 1..5.'),
+            conscientiousness: ScoreWeights.optional().describe('Weights of conscientiousness scores 1..5.'),
+            extraversion: ScoreWeights.optional().describe('Weights of extraversion scores 1..5.'),
+            agreeableness: ScoreWeights.optional().describe('Weights of agreeableness scores 1..5.'),
+            neuroticism: ScoreWeights.optional().describe('Weights of neuroticism scores 1..5.'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('Per-trait weights of the scores 1..5, overriding `weights`.'),
       })
       .strict()
       .prefault({})
@@ -189,11 +208,23 @@ export const PersonasConfig = z
       ),
     enrichment: z
       .object({
-        role: z.string().min(1).default('realizer'),
-        /** @default 0.7 */
-        temperature: z.number().min(0).max(2).default(0.7),
-        /** @default 700 */
-        maxTokens: z.number().int().min(64).default(700),
+        role: z
+          .string()
+          .min(1)
+          .default('realizer')
+          .describe('Model role that writes the enriched persona (its endpoint, or offline).'),
+        temperature: z
+          .number()
+          .min(0)
+          .max(2)
+          .default(0.7)
+          .describe('Sampling temperature of enrichment calls.'),
+        maxTokens: z
+          .number()
+          .int()
+          .min(64)
+          .default(700)
+          .describe('Completion-token cap of one enrichment call.'),
       })
       .strict()
       .prefault({})

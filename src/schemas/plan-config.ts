@@ -31,7 +31,9 @@ export const PlanProfile = z.enum(PLAN_PROFILES);
 export type PlanProfile = z.infer<typeof PlanProfile>;
 
 /** A dialogue-length profile (PersonaVLM: 32k context = 20–100 rounds, 128k = 100–500). */
-export const ContextProfile = z.object({ rounds: IntRange(20, 100) }).strict();
+export const ContextProfile = z
+  .object({ rounds: IntRange(20, 100).describe('Rounds of dialogue per user, inclusive range.') })
+  .strict();
 
 /** Question counts per family and task weights (a task missing from `weights` gets weight 1). */
 export const QaConfig = z
@@ -69,14 +71,24 @@ export type QaConfig = z.infer<typeof QaConfig>;
 
 export const PlanSettings = z
   .object({
-    profile: PlanProfile.default('generic'),
+    profile: PlanProfile.default('generic').describe(
+      'Published-system preset applied under this section: generic, personavlm, persona-tree, m2a or vitabench (what the file sets wins).',
+    ),
     startDate: z.iso
       .datetime()
       .default('2024-01-01T00:00:00.000Z')
       .describe("Earliest horizon start; each user's start adds up to `startJitterDays`."),
-    startJitterDays: z.number().int().min(0).default(180),
+    startJitterDays: z
+      .number()
+      .int()
+      .min(0)
+      .default(180)
+      .describe("Each user's start is `startDate` plus up to this many days."),
     horizonDays: z
-      .object({ train: Range(14, 30), test: Range(30, 90) })
+      .object({
+        train: Range(14, 30).describe('Horizon of train users in days, `[min, max]`.'),
+        test: Range(30, 90).describe('Horizon of test users in days, `[min, max]`.'),
+      })
       .strict()
       .prefault({})
       .describe('Horizon length in days per split (PersonaVLM: ≤ 1 month train, ≤ 3 months test).'),
@@ -84,8 +96,16 @@ export const PlanSettings = z
       .record(z.string(), ContextProfile)
       .default({ '32k': { rounds: [20, 100] }, '128k': { rounds: [100, 500] } })
       .describe('Named dialogue-length profiles.'),
-    trainContexts: z.array(z.string()).min(1).default(['32k']),
-    testContexts: z.array(z.string()).min(1).default(['32k', '128k']),
+    trainContexts: z
+      .array(z.string())
+      .min(1)
+      .default(['32k'])
+      .describe('Context profiles (names in `contexts`) drawn for train users.'),
+    testContexts: z
+      .array(z.string())
+      .min(1)
+      .default(['32k', '128k'])
+      .describe('Context profiles (names in `contexts`) drawn for test users.'),
     roundsPerSession: IntRange(5, 15).describe('Rounds per session (M²A: 5–15 turns per session).'),
     roundGapMinutes: Range(1, 4).describe('Minutes between rounds inside a session.'),
     sessionGapMinutes: z
@@ -95,37 +115,55 @@ export const PlanSettings = z
       .describe('t_s: a gap of at least this many minutes separates sessions (PersonaVLM §3).'),
     dayPeriods: z
       .object({
-        morning: z.number().min(0).default(0.2),
-        midday: z.number().min(0).default(0.2),
-        afternoon: z.number().min(0).default(0.15),
-        evening: z.number().min(0).default(0.3),
-        night: z.number().min(0).default(0.15),
+        morning: z.number().min(0).default(0.2).describe('Weight of sessions starting in the morning.'),
+        midday: z.number().min(0).default(0.2).describe('Weight of sessions starting at midday.'),
+        afternoon: z.number().min(0).default(0.15).describe('Weight of sessions starting in the afternoon.'),
+        evening: z.number().min(0).default(0.3).describe('Weight of sessions starting in the evening.'),
+        night: z.number().min(0).default(0.15).describe('Weight of sessions starting at night.'),
       })
       .strict()
       .prefault({})
       .describe('Weights of session start periods (local clock hours in `[start, end)` of each period).'),
     multimodal: z
-      .object({ enabled: z.boolean().default(true), ratio: Range(0.15, 0.2) })
+      .object({
+        enabled: z.boolean().default(true).describe('Plan rounds that show an image.'),
+        ratio: Range(0.15, 0.2).describe('Share of multimodal rounds, drawn per user in `[min, max]`.'),
+      })
       .strict()
       .prefault({})
       .describe('Multimodal rounds: ratio drawn per user in the range (PersonaVLM: > 15%).'),
     noise: z
       .object({
-        ratio: z.number().min(0).max(0.6).default(0.2),
+        ratio: z
+          .number()
+          .min(0)
+          .max(0.6)
+          .default(0.2)
+          .describe('Share of rounds that are noise (VitaBench 2.0: about 20%).'),
         kinds: z
           .object({
-            irrelevant: z.number().min(0).default(0.3),
-            exploratory: z.number().min(0).default(0.25),
-            on_behalf: z.number().min(0).default(0.15),
-            impulse: z.number().min(0).default(0.15),
-            correction: z.number().min(0).default(0.15),
+            irrelevant: z.number().min(0).default(0.3).describe('Weight of off-topic requests.'),
+            exploratory: z
+              .number()
+              .min(0)
+              .default(0.25)
+              .describe("Weight of exploratory requests (trying something outside the user's preferences)."),
+            on_behalf: z.number().min(0).default(0.15).describe('Weight of requests made for someone else.'),
+            impulse: z.number().min(0).default(0.15).describe('Weight of one-off impulse choices.'),
+            correction: z
+              .number()
+              .min(0)
+              .default(0.15)
+              .describe('Weight of rounds where the user corrects themselves.'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('Weights of the noise kinds, normalised.'),
       })
       .strict()
       .prefault({})
-      .describe("VitaBench's ≈20% noise interactions; kind weights."),
+      .describe("VitaBench's ≈20% noise interactions; kind weights.")
+      .describe('Noise interactions (rounds that carry no preference signal) and the weight of each kind.'),
     preferences: z
       .object({
         initial: IntRange(8, 20).describe(
@@ -133,12 +171,12 @@ export const PlanSettings = z
         ),
         mix: z
           .object({
-            food: z.number().min(0).default(0.35),
-            shopping: z.number().min(0).default(0.181),
-            travel: z.number().min(0).default(0.202),
-            entertainment: z.number().min(0).default(0.21),
-            lifestyle: z.number().min(0).default(0.025),
-            longtail: z.number().min(0).default(0.025),
+            food: z.number().min(0).default(0.35).describe('Weight of food preferences.'),
+            shopping: z.number().min(0).default(0.181).describe('Weight of shopping preferences.'),
+            travel: z.number().min(0).default(0.202).describe('Weight of travel preferences.'),
+            entertainment: z.number().min(0).default(0.21).describe('Weight of entertainment preferences.'),
+            lifestyle: z.number().min(0).default(0.025).describe('Weight of lifestyle preferences.'),
+            longtail: z.number().min(0).default(0.025).describe('Weight of long-tail preferences.'),
           })
           .strict()
           .prefault({})
@@ -153,14 +191,27 @@ export const PlanSettings = z
           .describe('Share of preferences that hold only in a context the assistant cannot see.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Preferences each user starts with, their category mix and conditional share.'),
     drift: z
       .object({
         perUserMeans: z
           .object({
-            add: z.number().min(0).default(36.07),
-            delete: z.number().min(0).default(7.52),
-            modify: z.number().min(0).default(4.79),
+            add: z
+              .number()
+              .min(0)
+              .default(36.07)
+              .describe('Mean preference additions per user (VitaBench 2.0: 36.07).'),
+            delete: z
+              .number()
+              .min(0)
+              .default(7.52)
+              .describe('Mean preference deletions per user (VitaBench 2.0: 7.52).'),
+            modify: z
+              .number()
+              .min(0)
+              .default(4.79)
+              .describe('Mean preference modifications per user (VitaBench 2.0: 4.79).'),
           })
           .strict()
           .prefault({})
@@ -189,31 +240,60 @@ export const PlanSettings = z
           .describe('Share of drift events that are implicit state changes.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        'Preference drift: how many additions, deletions and modifications each user sees over the horizon.',
+      ),
     personalityShiftsPer30Days: z
       .number()
       .min(0)
       .default(1)
       .describe('Mean Big Five shifts per 30 days (each moves one trait by ±1).'),
     people: z
-      .object({ count: IntRange(2, 5), changesPer30Days: z.number().min(0).default(1.5) })
+      .object({
+        count: IntRange(2, 5).describe('People per user, inclusive range.'),
+        changesPer30Days: z
+          .number()
+          .min(0)
+          .default(1.5)
+          .describe('Mean changes about these people per 30 days.'),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe("People in the user's life: how many, and how often one changes per 30 days."),
     goals: z
-      .object({ count: IntRange(1, 3), unknownRatio: z.number().min(0).max(1).default(0.3) })
+      .object({
+        count: IntRange(1, 3).describe('Goals per user, inclusive range.'),
+        unknownRatio: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.3)
+          .describe('Share of goals the user never states (to be inferred).'),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Goals per user, and the share the assistant is never told.'),
     habits: z
-      .object({ count: IntRange(1, 3), mentions: IntRange(1, 3) })
+      .object({
+        count: IntRange(1, 3).describe('Habits per user, inclusive range.'),
+        mentions: IntRange(1, 3).describe('Times each habit is mentioned, inclusive range.'),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Habits per user, and how often each is mentioned.'),
     concepts: z
-      .object({ count: IntRange(3, 4), imagesPerConcept: IntRange(2, 3) })
+      .object({
+        count: IntRange(3, 4).describe('Concepts per group, inclusive range.'),
+        imagesPerConcept: IntRange(2, 3).describe('Images per concept, inclusive range.'),
+      })
       .strict()
       .prefault({})
       .describe('M²A concept group: 3–4 concepts, 2–3 images each.'),
-    qa: QaConfig.prefault({}),
-    images: ImagesConfig.prefault({}),
+    qa: QaConfig.prefault({}).describe(
+      'Question targets per user: counts per family, task weights, when they are asked.',
+    ),
+    images: ImagesConfig.prefault({}).describe('The image pool that multimodal rounds draw from.'),
   })
   .strict();
 export type PlanSettings = z.infer<typeof PlanSettings>;
@@ -228,16 +308,22 @@ type DeepPartial<T> = T extends readonly unknown[]
 export type PlanConfig = DeepPartial<z.input<typeof PlanSettings>>;
 
 function deepPartial(schema: z.ZodType, leaf: boolean): z.ZodType {
+  // The field's description stays (it is what the JSON Schema shows), whichever wrapper holds it.
+  let description = schema.description;
   let inner: z.ZodType = schema;
-  while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault) inner = inner.unwrap() as z.ZodType;
+  while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault) {
+    inner = inner.unwrap() as z.ZodType;
+    description ??= inner.description;
+  }
+  const described = (out: z.ZodType) => (description === undefined ? out : out.describe(description));
   // Leaves lose their defaults too: a default applied while parsing the file would hide the preset.
-  if (leaf || !(inner instanceof z.ZodObject)) return inner.optional();
+  if (leaf || !(inner instanceof z.ZodObject)) return described(inner.optional());
   const shape: Record<string, z.ZodType> = {};
   for (const [key, value] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
     // Records, tuples and the images section are replaced wholesale, not merged field by field.
     shape[key] = deepPartial(value, key === 'images');
   }
-  return z.object(shape).strict().optional();
+  return described(z.object(shape).strict().optional());
 }
 
 /**

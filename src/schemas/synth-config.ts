@@ -86,10 +86,22 @@ export const SynthConfig = z
           ),
         priceRanges: z
           .object({
-            delivery: z.tuple([z.number().min(0), z.number().min(0)]).default([12, 68]),
-            instore: z.tuple([z.number().min(0), z.number().min(0)]).default([25, 180]),
-            ota: z.tuple([z.number().min(0), z.number().min(0)]).default([180, 1400]),
-            shopping: z.tuple([z.number().min(0), z.number().min(0)]).default([15, 400]),
+            delivery: z
+              .tuple([z.number().min(0), z.number().min(0)])
+              .default([12, 68])
+              .describe('Food delivery orders: `[min, max]` price.'),
+            instore: z
+              .tuple([z.number().min(0), z.number().min(0)])
+              .default([25, 180])
+              .describe('In-store dining: `[min, max]` price.'),
+            ota: z
+              .tuple([z.number().min(0), z.number().min(0)])
+              .default([180, 1400])
+              .describe('Online travel (hotels, tickets): `[min, max]` price.'),
+            shopping: z
+              .tuple([z.number().min(0), z.number().min(0)])
+              .default([15, 400])
+              .describe('Online shopping: `[min, max]` price.'),
           })
           .strict()
           .prefault({})
@@ -111,10 +123,30 @@ export const SynthConfig = z
           .describe('QA items per generated conversation; a multiple of the mix total (M²A default 20).'),
         qaMix: z
           .object({
-            multiHop: z.number().int().min(0).default(2),
-            temporal: z.number().int().min(0).default(3),
-            openDomain: z.number().int().min(0).default(1),
-            singleHop: z.number().int().min(0).default(4),
+            multiHop: z
+              .number()
+              .int()
+              .min(0)
+              .default(2)
+              .describe('Multi-hop questions per mix unit (M²A category 6; 2 of the 2:3:1:4 mix).'),
+            temporal: z
+              .number()
+              .int()
+              .min(0)
+              .default(3)
+              .describe('Temporal questions per mix unit (M²A category 7; 3 of the 2:3:1:4 mix).'),
+            openDomain: z
+              .number()
+              .int()
+              .min(0)
+              .default(1)
+              .describe('Open-domain questions per mix unit (M²A category 8; 1 of the 2:3:1:4 mix).'),
+            singleHop: z
+              .number()
+              .int()
+              .min(0)
+              .default(4)
+              .describe('Single-hop questions per mix unit (M²A category 9; 4 of the 2:3:1:4 mix).'),
           })
           .strict()
           .prefault({})

@@ -22,7 +22,12 @@ const DEFAULT_BLOCKLIST = [
 export const JudgeConfig = z
   .object({
     enabled: z.boolean().default(true).describe('Run the judge checks at all.'),
-    checks: z.array(JudgeCheckName).default(['coherence', 'safety', 'persona_consistency', 'fact_expressed']),
+    checks: z
+      .array(JudgeCheckName)
+      .default(['coherence', 'safety', 'persona_consistency', 'fact_expressed'])
+      .describe(
+        'Judge checks run on each sampled session: coherence, safety, persona_consistency, fact_expressed.',
+      ),
     sessionsPerUser: z
       .number()
       .int()
@@ -41,7 +46,10 @@ export const JudgeConfig = z
       .boolean()
       .default(true)
       .describe('Quarantine users failing a judge check (rule failures always quarantine).'),
-    blocklist: z.array(z.string().min(1)).default(DEFAULT_BLOCKLIST),
+    blocklist: z
+      .array(z.string().min(1))
+      .default(DEFAULT_BLOCKLIST)
+      .describe('Phrases the offline safety check refuses (lower-case, matched on word boundaries).'),
     maxRepeatsPerSession: z
       .number()
       .int()
@@ -57,7 +65,10 @@ export type JudgeConfig = z.infer<typeof JudgeConfig>;
 /** MinHash + LSH near-duplicate detection (word shingles). */
 export const DedupConfig = z
   .object({
-    enabled: z.boolean().default(true),
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe('Run near-duplicate detection over utterances and dialogues.'),
     shingleWords: z.number().int().min(1).default(3).describe('Words per shingle.'),
     numPerm: z.number().int().min(8).default(64).describe('MinHash permutations; must equal bands × rows.'),
     bands: z
@@ -149,8 +160,10 @@ export const ValidateConfig = z
       .describe(
         'Fail the run (exit 1, after writing everything) when a fidelity figure is off its target, as `run --strict` does. Without it the alarms are printed at the end of the run.',
       ),
-    judges: JudgeConfig.prefault({}),
-    dedup: DedupConfig.prefault({}),
+    judges: JudgeConfig.prefault({}).describe(
+      'Judge checks (a model judge, or offline heuristics when the judge role has no endpoint).',
+    ),
+    dedup: DedupConfig.prefault({}).describe('MinHash + LSH near-duplicate detection over word shingles.'),
   })
   .strict();
 export type ValidateConfig = z.infer<typeof ValidateConfig>;

@@ -21,7 +21,10 @@ export const M2aSystemConfig = z
       .describe(
         'A LoCoMo-format file (a list like `locomo10.json`, or one record), relative to the working directory; user i gets record i mod n.',
       ),
-    hostFormat: z.literal('locomo').default('locomo'),
+    hostFormat: z
+      .literal('locomo')
+      .default('locomo')
+      .describe('Format of the host file (LoCoMo is the one M²A uses).'),
     position: z.number().int().min(1).optional().describe('Insert after host session `position` (1-based).'),
     splits: z
       .array(z.enum(['train', 'test']))
@@ -72,8 +75,12 @@ export type VitaBenchSystemConfig = z.infer<typeof VitaBenchSystemConfig>;
  */
 export const SystemsConfig = z
   .object({
-    m2a: M2aSystemConfig.prefault({}),
-    vitabench: VitaBenchSystemConfig.prefault({}),
+    m2a: M2aSystemConfig.prefault({}).describe(
+      'M²A evaluation set: concept sessions spliced into a host conversation (`export/eval/m2a/`).',
+    ),
+    vitabench: VitaBenchSystemConfig.prefault({}).describe(
+      'VitaBench 2.0 personalization tasks (`export/eval/vitabench/tasks.json`).',
+    ),
   })
   .strict();
 export type SystemsConfig = z.infer<typeof SystemsConfig>;
