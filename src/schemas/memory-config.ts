@@ -5,9 +5,24 @@ const IntRange = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
 /** Per-type top-k of one PersonaVLM retrieval (SPEC.md §1: semantic 4, episodic 2, procedural 2). */
 export const TopKConfig = z
   .object({
-    semantic: z.number().int().min(0).default(4),
-    episodic: z.number().int().min(0).default(2),
-    procedural: z.number().int().min(0).default(2),
+    semantic: z
+      .number()
+      .int()
+      .min(0)
+      .default(4)
+      .describe('Semantic memories returned per retrieval (PersonaVLM: 4).'),
+    episodic: z
+      .number()
+      .int()
+      .min(0)
+      .default(2)
+      .describe('Episodic memories returned per retrieval (PersonaVLM: 2).'),
+    procedural: z
+      .number()
+      .int()
+      .min(0)
+      .default(2)
+      .describe('Procedural memories returned per retrieval (PersonaVLM: 2).'),
   })
   .strict();
 export type TopKConfig = z.infer<typeof TopKConfig>;
@@ -15,10 +30,27 @@ export type TopKConfig = z.infer<typeof TopKConfig>;
 /** PEM, SPEC.md §1: `λ_m = base − amplitude·cos(π·min(m, horizon)/horizon)`, skip when all scores equal `neutral`. */
 export const PemConfig = z
   .object({
-    lambdaBase: z.number().default(0.7),
-    lambdaAmplitude: z.number().default(0.2),
-    horizon: z.number().int().min(1).default(50),
-    neutral: z.number().int().min(1).max(5).default(3),
+    lambdaBase: z
+      .number()
+      .default(0.7)
+      .describe('PEM: base of the update weight λ_m = base − amplitude·cos(π·min(m, horizon)/horizon).'),
+    lambdaAmplitude: z
+      .number()
+      .default(0.2)
+      .describe("PEM: amplitude of the update weight λ_m's cosine term."),
+    horizon: z
+      .number()
+      .int()
+      .min(1)
+      .default(50)
+      .describe('PEM: observations m after which λ_m stops changing.'),
+    neutral: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .default(3)
+      .describe('PEM: the neutral Big Five score; an update is skipped when every score equals it.'),
   })
   .strict();
 export type PemConfig = z.infer<typeof PemConfig>;
@@ -29,12 +61,18 @@ export const RetrievalConfig = z
       .enum(['hybrid', 'bm25', 'dense'])
       .default('hybrid')
       .describe('Which paths are fused (RRF) for PersonaVLM retrieval.'),
-    topK: TopKConfig.prefault({}),
+    topK: TopKConfig.prefault({}).describe(
+      'Memories returned per type by one retrieval at evaluation (fixed k).',
+    ),
     trainingTopK: z
       .object({
-        semantic: IntRange.default([3, 6]),
-        episodic: IntRange.default([2, 5]),
-        procedural: IntRange.default([2, 2]),
+        semantic: IntRange.default([3, 6]).describe(
+          'Range of semantic k per training retrieval (SPEC.md §1: U[3,6]).',
+        ),
+        episodic: IntRange.default([2, 5]).describe(
+          'Range of episodic k per training retrieval (SPEC.md §1: U[2,5]).',
+        ),
+        procedural: IntRange.default([2, 2]).describe('Range of procedural k per training retrieval.'),
       })
       .strict()
       .prefault({})
@@ -51,9 +89,13 @@ export const RetrievalConfig = z
       .default(10)
       .describe('Candidates taken from each path before fusion.'),
     bm25: z
-      .object({ k1: z.number().min(0).default(1.2), b: z.number().min(0).max(1).default(0.75) })
+      .object({
+        k1: z.number().min(0).default(1.2).describe('BM25 term-frequency saturation k1.'),
+        b: z.number().min(0).max(1).default(0.75).describe('BM25 length normalisation b.'),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('BM25 parameters of the lexical path.'),
     maxRetrievals: z
       .number()
       .int()
@@ -109,8 +151,8 @@ export const DualLayerConfig = z
       .min(1)
       .default(10)
       .describe('Candidates per path (M²A: top-10 each), fused by RRF.'),
-    rrfK: z.number().min(0).default(60),
-    topK: z.number().int().min(1).default(10),
+    rrfK: z.number().min(0).default(60).describe('Reciprocal rank fusion constant (M²A: k = 60).'),
+    topK: z.number().int().min(1).default(10).describe('Memories returned after fusion.'),
   })
   .strict();
 export type DualLayerConfig = z.infer<typeof DualLayerConfig>;
@@ -123,10 +165,25 @@ export const VitaMemoryConfig = z
       .min(1)
       .default(4096)
       .describe('Rewrite-summary backend budget (VitaBench: 4,096 tokens).'),
-    ragChunkTokens: z.number().int().min(1).default(512),
-    ragChunkOverlap: z.number().int().min(0).default(0),
-    ragTopK: z.number().int().min(1).default(8),
-    ragThreshold: z.number().min(-1).max(1).default(0.3),
+    ragChunkTokens: z
+      .number()
+      .int()
+      .min(1)
+      .default(512)
+      .describe('RAG baseline: tokens per chunk of the history.'),
+    ragChunkOverlap: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('RAG baseline: tokens shared by consecutive chunks.'),
+    ragTopK: z.number().int().min(1).default(8).describe('RAG baseline: chunks returned per query.'),
+    ragThreshold: z
+      .number()
+      .min(-1)
+      .max(1)
+      .default(0.3)
+      .describe('RAG baseline: lowest cosine similarity of a returned chunk.'),
   })
   .strict();
 export type VitaMemoryConfig = z.infer<typeof VitaMemoryConfig>;
@@ -145,11 +202,17 @@ export const MemoryConfig = z
       .min(1)
       .default(5)
       .describe('Procedural memory keeps at most this many entries (PersonaVLM).'),
-    pem: PemConfig.prefault({}),
-    retrieval: RetrievalConfig.prefault({}),
-    tree: PersonaTreeConfig.prefault({}),
-    dualLayer: DualLayerConfig.prefault({}),
-    vita: VitaMemoryConfig.prefault({}),
+    pem: PemConfig.prefault({}).describe("PersonaVLM's PEM personality update schedule."),
+    retrieval: RetrievalConfig.prefault({}).describe(
+      'PersonaVLM memory retrieval (hybrid BM25 + dense, fused by RRF) for reasoning trajectories.',
+    ),
+    tree: PersonaTreeConfig.prefault({}).describe(
+      'Inside Out PersonaTree supervision: schema, window size, leaf budget, extension policy.',
+    ),
+    dualLayer: DualLayerConfig.prefault({}).describe(
+      'M²A dual-layer memory retrieval (per-path top-k fused by RRF).',
+    ),
+    vita: VitaMemoryConfig.prefault({}).describe('VitaBench memory baselines (rewrite summary, RAG).'),
     teacherRole: z
       .enum(['judge', 'realizer'])
       .default('judge')

@@ -108,7 +108,8 @@ export const SynthConfig = z
           .describe("Price ranges per scenario in the user's currency, `[min, max]`."),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('VitaBench-style behavior logs (orders, visits, bookings) between sessions, with noise.'),
     concepts: z
       .object({
         groupSize: IntRange.default([3, 4]).describe('Concepts per group (M²A: 3–4).'),
@@ -171,7 +172,8 @@ export const SynthConfig = z
           .describe('Minutes between consecutive turns of a generated session.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('M²A concept sessions: groups of visual concepts, sessions per call and the QA mix.'),
   })
   .strict();
 export type SynthConfig = z.infer<typeof SynthConfig>;
