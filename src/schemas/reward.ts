@@ -238,7 +238,7 @@ const FormatWeights = z
 /** A failed item's value for trainers: `neutral` (its group's mean), `fail` (refuse the batch) or a fixed value. */
 export const FailurePolicyConfig = z.union([
   z.enum(['neutral', 'fail']),
-  z.object({ value: z.number().finite() }).strict(),
+  z.object({ value: z.number().finite().describe('The reward a failed item gets.') }).strict(),
 ]);
 
 /**
@@ -263,29 +263,58 @@ export const RewardServerConfig = z
   .object({
     server: z
       .object({
-        host: z.string().default('127.0.0.1'),
-        port: z.number().int().min(0).max(65535).default(8000),
+        host: z
+          .string()
+          .default('127.0.0.1')
+          .describe('Interface to listen on; 127.0.0.1 unless trainers on other machines must reach it.'),
+        port: z
+          .number()
+          .int()
+          .min(0)
+          .max(65535)
+          .default(8000)
+          .describe('Port to listen on (0 picks a free one).'),
         tokenEnv: z
           .string()
           .optional()
           .describe('Environment variable holding the bearer token; no auth when unset.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Where `persona-forge serve` listens and whether it asks for a bearer token.'),
     limits: z
       .object({
         bodyLimitBytes: z
           .number()
           .int()
           .min(1024)
-          .default(8 * 1024 * 1024),
-        maxItems: z.number().int().min(1).default(4096),
-        requestTimeoutMs: z.number().int().min(1).default(60_000),
-        maxRequestTimeoutMs: z.number().int().min(1).default(600_000),
+          .default(8 * 1024 * 1024)
+          .describe('Largest request body in bytes; a larger one is answered 413.'),
+        maxItems: z
+          .number()
+          .int()
+          .min(1)
+          .default(4096)
+          .describe('Most items per request; more are answered 413.'),
+        requestTimeoutMs: z
+          .number()
+          .int()
+          .min(1)
+          .default(60_000)
+          .describe('Time a request may take; unfinished items come back null with code `timeout`.'),
+        maxRequestTimeoutMs: z
+          .number()
+          .int()
+          .min(1)
+          .default(600_000)
+          .describe('Upper bound of a per-request timeout a client asks for.'),
       })
       .strict()
-      .prefault({}),
-    llm: LlmConfig.prefault({}),
+      .prefault({})
+      .describe('Request size and time limits.'),
+    llm: LlmConfig.prefault({}).describe(
+      "Model endpoints and roles, as in a pipeline file's `llm:` section (the judge role's endpoint).",
+    ),
     judge: z
       .object({
         role: z.string().default('judge').describe('The llm layer role that serves the judge.'),
@@ -296,8 +325,8 @@ export const RewardServerConfig = z
             'Use the labelled offline heuristic judges when the role has no endpoint. Off for training.',
           ),
         batchSize: z.number().int().min(1).max(64).default(8).describe('Items packed into one judge call.'),
-        temperature: z.number().min(0).max(2).default(0),
-        maxTokens: z.number().int().min(16).default(1024),
+        temperature: z.number().min(0).max(2).default(0).describe('Sampling temperature of judge calls.'),
+        maxTokens: z.number().int().min(16).default(1024).describe('Completion-token cap of one judge call.'),
         healthTtlMs: z
           .number()
           .int()
@@ -306,21 +335,25 @@ export const RewardServerConfig = z
           .describe('How long `/health` reuses its judge probe.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        'The model judge behind the judged rewards (accuracy of open answers, consistency, tree_ops).',
+      ),
     cache: z
       .object({
-        enabled: z.boolean().default(true),
-        maxEntries: z.number().int().min(1).default(200_000),
+        enabled: z.boolean().default(true).describe('Reuse judge results for identical items.'),
+        maxEntries: z.number().int().min(1).default(200_000).describe('Most judge results kept in memory.'),
         file: z
           .string()
           .optional()
           .describe('JSONL file judge results are appended to and replayed from at start.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Cache of judge results, in memory and optionally in a file.'),
     functions: z
       .object({
-        format: FormatWeights.prefault({}),
+        format: FormatWeights.prefault({}).describe("Credits of the `format` reward's parts."),
         accuracy: z
           .object({
             offlineF1Threshold: z
@@ -331,7 +364,8 @@ export const RewardServerConfig = z
               .describe('Offline open-ended heuristic: token F1 at or above this counts as correct.'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('The `accuracy` reward.'),
         tree_ops: z
           .object({
             judgeWeight: z
@@ -341,34 +375,51 @@ export const RewardServerConfig = z
               .describe(
                 'Blend of the judge score and the structural score (SPEC.md §2); offline uses structure only.',
               ),
-            structuralWeight: z.number().min(0).default(0.3),
+            structuralWeight: z
+              .number()
+              .min(0)
+              .default(0.3)
+              .describe('Weight of the structural score (paths and operations match) in the blend.'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('The `tree_ops` reward (PersonaTree operation lists).'),
         personavlm: z
           .object({
             accuracy: z
               .number()
               .default(1)
               .describe('r = f_acc + f_cons + 0.5·f_format (SPEC.md §1, PersonaVLM RL reward).'),
-            consistency: z.number().default(1),
-            format: z.number().default(0.5),
+            consistency: z
+              .number()
+              .default(1)
+              .describe('Weight of f_cons (consistency with the memory snapshot).'),
+            format: z.number().default(0.5).describe('Weight of f_format (SPEC.md §1: 0.5).'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe(
+            'Weights of the combined `personavlm` reward r = accuracy·f_acc + consistency·f_cons + format·f_format.',
+          ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Weights and thresholds of the reward functions.'),
     onFailure: z
       .object({
-        default: FailurePolicyConfig.default('neutral'),
+        default: FailurePolicyConfig.default('neutral').describe(
+          'Policy for every reward without its own: `neutral`, `fail` or `{ value: N }`.',
+        ),
         whenAllFailed: z
           .enum(['fail', 'neutral'])
           .default('fail')
           .describe(
             'A batch with no scored item at all: `fail` (the plugin raises, `/get_reward` answers 503) or `neutral` (one constant).',
           ),
-        rewards: z.record(z.string(), FailurePolicyConfig).default({}),
+        rewards: z
+          .record(z.string(), FailurePolicyConfig)
+          .default({})
+          .describe('Per-reward policies, keyed by reward name.'),
       })
       .strict()
       .prefault({})
@@ -416,7 +467,8 @@ export const RewardServerConfig = z
           .describe('Memories built from snapshots kept ready (their indexes are built once).'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe("Memory lookups of `/memory/retrieve` by `user_id` (the run's memory snapshots)."),
   })
   .strict();
 export type RewardServerConfig = z.infer<typeof RewardServerConfig>;
