@@ -101,7 +101,7 @@ function isScalar(node: JsonSchema): boolean {
   if (typeof node.type === 'string') return SCALAR_TYPES.has(node.type);
   if (node.const !== undefined || Array.isArray(node.enum)) return true;
   const branches = (node.anyOf ?? node.oneOf) as JsonSchema[] | undefined;
-  return branches !== undefined && branches.every((branch) => branch.type !== 'null' && isScalar(branch));
+  return branches?.every((branch) => branch.type !== 'null' && isScalar(branch)) ?? false;
 }
 
 function acceptVariable(node: JsonSchema): JsonSchema {

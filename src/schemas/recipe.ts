@@ -16,20 +16,27 @@ export type SwiftArgValue = z.infer<typeof SwiftArgValue>;
 export const RecipeModel = z
   .object({
     id: z.string().min(1).describe('Hub id or local path passed as `--model`.'),
-    modelType: z.string().min(1).optional(),
+    modelType: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('ms-swift `--model_type`; needed when ms-swift cannot infer it from the model id.'),
     template: z
       .string()
       .min(1)
       .optional()
       .describe('ms-swift 4.x decoupled templates from model types (e.g. `qwen3_nothinking` is a template).'),
-    torchDtype: z.enum(['bfloat16', 'float16', 'float32']).default('bfloat16'),
+    torchDtype: z
+      .enum(['bfloat16', 'float16', 'float32'])
+      .default('bfloat16')
+      .describe('ms-swift `--torch_dtype`.'),
     useHf: z
       .boolean()
       .default(true)
       .describe(
         "`--use_hf true`: resolve `id` on Hugging Face instead of ModelScope (ms-swift's default hub).",
       ),
-    attnImpl: z.string().min(1).optional(),
+    attnImpl: z.string().min(1).optional().describe('ms-swift `--attn_impl`, e.g. `flash_attn` or `sdpa`.'),
     tokenizer: z
       .string()
       .min(1)
@@ -53,15 +60,24 @@ export const RecipeData = z
       .enum(['sft', 'rl'])
       .optional()
       .describe('Which export split to read; defaults to `sft` for SFT recipes and `rl` for GRPO ones.'),
-    format: z.enum(['jsonl', 'parquet']).default('jsonl'),
-    useTestAsVal: z.boolean().default(false),
+    format: z
+      .enum(['jsonl', 'parquet'])
+      .default('jsonl')
+      .describe('Which export files are trained on: `jsonl` or `parquet`.'),
+    useTestAsVal: z
+      .boolean()
+      .default(false)
+      .describe("Use the export's test split as the validation set (`--val_dataset`)."),
     train: z
       .array(z.string().min(1))
       .default([])
       .describe(
         'Explicit dataset files (or ms-swift dataset ids); used instead of / in addition to exportDir.',
       ),
-    val: z.array(z.string().min(1)).default([]),
+    val: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('More validation files (`--val_dataset`), relative to where you launch.'),
     requiredColumns: z
       .array(z.string().min(1))
       .optional()
@@ -74,9 +90,19 @@ export const RecipeData = z
       .positive()
       .optional()
       .describe('Cap on image pixels (`--max_pixels` and `MAX_PIXELS`).'),
-    shuffle: z.boolean().optional(),
-    splitDatasetRatio: z.number().min(0).max(1).optional(),
-    numProc: z.number().int().positive().optional(),
+    shuffle: z.boolean().optional().describe('ms-swift `--dataset_shuffle`.'),
+    splitDatasetRatio: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('ms-swift `--split_dataset_ratio`: share of the training data held out for validation.'),
+    numProc: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--dataset_num_proc`: processes that preprocess the dataset.'),
   })
   .strict()
   .refine((d) => d.exportDir !== undefined || d.train.length > 0, {
@@ -85,16 +111,23 @@ export const RecipeData = z
 
 export const RecipeTuner = z
   .object({
-    type: z.enum(['full', 'lora']).default('full'),
+    type: z
+      .enum(['full', 'lora'])
+      .default('full')
+      .describe('`full` fine-tuning or `lora` (ms-swift 3 `--train_type`, 4 `--tuner_type`).'),
     lora: z
       .object({
-        rank: z.number().int().positive().default(8),
-        alpha: z.number().int().positive().default(32),
-        dropout: z.number().min(0).max(1).default(0.05),
-        targetModules: z.array(z.string().min(1)).default(['all-linear']),
+        rank: z.number().int().positive().default(8).describe('ms-swift `--lora_rank`.'),
+        alpha: z.number().int().positive().default(32).describe('ms-swift `--lora_alpha`.'),
+        dropout: z.number().min(0).max(1).default(0.05).describe('ms-swift `--lora_dropout`.'),
+        targetModules: z
+          .array(z.string().min(1))
+          .default(['all-linear'])
+          .describe('ms-swift `--target_modules` (`all-linear`: every linear layer).'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('LoRA settings, used when `type: lora`.'),
     mergeBeforeRl: z
       .boolean()
       .default(false)
@@ -105,7 +138,10 @@ export const RecipeTuner = z
       .describe(
         '`--freeze_vit` / `--freeze_aligner`: keep the vision tower / the vision-language merger frozen. ms-swift defaults both to true (tuner_args.py), even for `type: full`.',
       ),
-    freezeAligner: z.boolean().optional(),
+    freezeAligner: z
+      .boolean()
+      .optional()
+      .describe('ms-swift `--freeze_aligner`: keep the vision-language merger frozen.'),
   })
   .strict();
 
@@ -117,70 +153,160 @@ export const RecipeHyperparameters = z
       .positive()
       .optional()
       .describe('Samples (SFT) or completions (GRPO) per optimizer step over all GPUs and nodes.'),
-    perDeviceBatchSize: z.number().int().positive().optional(),
-    gradientAccumulationSteps: z.number().int().positive().optional(),
-    perDeviceEvalBatchSize: z.number().int().positive().optional(),
-    learningRate: z.number().positive(),
-    lrScheduler: z.string().min(1).default('cosine'),
-    lrSchedulerKwargs: z.record(z.string(), z.unknown()).optional(),
-    warmupRatio: z.number().min(0).lt(1).optional(),
-    maxSteps: z.number().int().positive().optional(),
-    numTrainEpochs: z.number().positive().optional(),
-    maxLength: z.number().int().positive(),
-    maxGradNorm: z.number().positive().optional(),
-    weightDecay: z.number().min(0).optional(),
-    seed: z.number().int().min(0).default(42),
-    gradientCheckpointing: z.boolean().optional(),
-    saveSteps: z.number().int().positive().optional(),
-    saveTotalLimit: z.number().int().positive().optional(),
-    saveOnlyModel: z.boolean().optional(),
-    loggingSteps: z.number().int().positive().default(5),
-    evalStrategy: z.enum(['no', 'steps', 'epoch']).optional(),
-    evalSteps: z.number().int().positive().optional(),
-    dataloaderNumWorkers: z.number().int().min(0).optional(),
+    perDeviceBatchSize: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--per_device_train_batch_size`; derived from `globalBatchSize` when unset.'),
+    gradientAccumulationSteps: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--gradient_accumulation_steps`; derived from `globalBatchSize` when unset.'),
+    perDeviceEvalBatchSize: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--per_device_eval_batch_size`.'),
+    learningRate: z.number().positive().describe('ms-swift `--learning_rate`.'),
+    lrScheduler: z
+      .string()
+      .min(1)
+      .default('cosine')
+      .describe('ms-swift `--lr_scheduler_type`, e.g. `cosine`.'),
+    lrSchedulerKwargs: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('ms-swift `--lr_scheduler_kwargs`, e.g. `{ min_lr: 1e-7 }` for `cosine_with_min_lr`.'),
+    warmupRatio: z
+      .number()
+      .min(0)
+      .lt(1)
+      .optional()
+      .describe('ms-swift `--warmup_ratio`: share of the steps spent warming the learning rate up.'),
+    maxSteps: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--max_steps`: training stops after this many optimizer steps.'),
+    numTrainEpochs: z.number().positive().optional().describe('ms-swift `--num_train_epochs`.'),
+    maxLength: z
+      .number()
+      .int()
+      .positive()
+      .describe('ms-swift `--max_length`: tokens per row; longer rows are handled by `truncation_strategy`.'),
+    maxGradNorm: z.number().positive().optional().describe('ms-swift `--max_grad_norm`: gradient clipping.'),
+    weightDecay: z.number().min(0).optional().describe('ms-swift `--weight_decay`.'),
+    seed: z.number().int().min(0).default(42).describe('ms-swift `--seed`.'),
+    gradientCheckpointing: z.boolean().optional().describe('ms-swift `--gradient_checkpointing`.'),
+    saveSteps: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--save_steps`: a checkpoint every this many steps.'),
+    saveTotalLimit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--save_total_limit`: checkpoints kept.'),
+    saveOnlyModel: z
+      .boolean()
+      .optional()
+      .describe('ms-swift `--save_only_model`: checkpoints without optimizer state (cannot resume).'),
+    loggingSteps: z.number().int().positive().default(5).describe('ms-swift `--logging_steps`.'),
+    evalStrategy: z
+      .enum(['no', 'steps', 'epoch'])
+      .optional()
+      .describe('ms-swift `--eval_strategy`: `no`, `steps` or `epoch`.'),
+    evalSteps: z.number().int().positive().optional().describe('ms-swift `--eval_steps`.'),
+    dataloaderNumWorkers: z.number().int().min(0).optional().describe('ms-swift `--dataloader_num_workers`.'),
   })
   .strict();
 
 export const RecipeVllm = z
   .object({
-    enabled: z.boolean().default(true),
+    enabled: z.boolean().default(true).describe('Generate GRPO rollouts with vLLM (`--use_vllm`).'),
     mode: z
       .enum(['colocate', 'server'])
       .default('colocate')
       .describe('ms-swift has no default mode: `use_vllm true` without `vllm_mode` is an error.'),
-    gpuMemoryUtilization: z.number().gt(0).max(1).optional(),
-    tensorParallelSize: z.number().int().positive().optional(),
-    maxModelLen: z.number().int().positive().optional(),
-    maxNumSeqs: z.number().int().positive().optional(),
-    enforceEager: z.boolean().optional(),
-    sleepLevel: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
-    offloadModel: z.boolean().optional(),
-    offloadOptimizer: z.boolean().optional(),
+    gpuMemoryUtilization: z
+      .number()
+      .gt(0)
+      .max(1)
+      .optional()
+      .describe('ms-swift `--vllm_gpu_memory_utilization`: share of GPU memory vLLM may take.'),
+    tensorParallelSize: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--vllm_tensor_parallel_size`.'),
+    maxModelLen: z.number().int().positive().optional().describe('ms-swift `--vllm_max_model_len`.'),
+    maxNumSeqs: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--vllm_max_num_seqs` (colocate mode).'),
+    enforceEager: z
+      .boolean()
+      .optional()
+      .describe('ms-swift `--vllm_enforce_eager` (colocate mode): no CUDA graphs, less memory.'),
+    sleepLevel: z
+      .union([z.literal(0), z.literal(1), z.literal(2)])
+      .optional()
+      .describe(
+        'ms-swift `--sleep_level` (colocate mode): 0 keeps vLLM awake, 1 and 2 release its memory while training.',
+      ),
+    offloadModel: z
+      .boolean()
+      .optional()
+      .describe('ms-swift `--offload_model`: move the model to CPU while vLLM generates.'),
+    offloadOptimizer: z
+      .boolean()
+      .optional()
+      .describe('ms-swift `--offload_optimizer`: move optimizer state to CPU while vLLM generates.'),
     serverHosts: z
       .array(z.string().min(1))
       .default([])
       .describe('server mode: the `swift rollout` hosts and ports.'),
-    serverPorts: z.array(z.number().int().positive()).default([]),
+    serverPorts: z
+      .array(z.number().int().positive())
+      .default([])
+      .describe('server mode: the `swift rollout` ports (`--vllm_server_port`).'),
   })
   .strict();
 
 export const RecipeDistributed = z
   .object({
-    nodes: z.number().int().positive().default(1),
-    gpusPerNode: z.number().int().positive().default(1),
+    nodes: z.number().int().positive().default(1).describe('Machines that train together (`NNODES`).'),
+    gpusPerNode: z.number().int().positive().default(1).describe('GPUs per machine (`NPROC_PER_NODE`).'),
     cudaVisibleDevices: z
       .string()
       .regex(/^\d+(,\d+)*$/)
       .optional()
       .describe('Comma list for `CUDA_VISIBLE_DEVICES`; default `0..gpusPerNode-1`.'),
-    masterAddr: z.string().min(1).default('127.0.0.1'),
-    masterPort: z.number().int().min(1).max(65535).default(29500),
+    masterAddr: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .describe('Address of node 0 (`MASTER_ADDR`) for multi-node runs.'),
+    masterPort: z.number().int().min(1).max(65535).default(29500).describe('Port of node 0 (`MASTER_PORT`).'),
     deepspeed: z
       .string()
       .min(1)
       .default('none')
       .describe('ms-swift preset name (or a JSON config path); `none` leaves DeepSpeed off.'),
-    vllm: RecipeVllm.prefault({}),
+    vllm: RecipeVllm.prefault({}).describe(
+      'vLLM rollouts of GRPO (colocated with training or a `swift rollout` server).',
+    ),
   })
   .strict();
 
@@ -190,13 +316,17 @@ export const RecipeReward = z
       .string()
       .min(1)
       .describe('A reward-server function name (`GET /v1/rewards/functions`), e.g. `accuracy`.'),
-    weight: z.number().default(1),
+    weight: z.number().default(1).describe('Weight of this reward in the sum (`--reward_weights`).'),
   })
   .strict();
 
 export const RecipeRewards = z
   .object({
-    serverUrl: z.string().url().default('http://127.0.0.1:8000'),
+    serverUrl: z
+      .string()
+      .url()
+      .default('http://127.0.0.1:8000')
+      .describe('URL of `persona-forge serve`, which the ms-swift plugin calls.'),
     tokenEnv: z
       .string()
       .min(1)
@@ -209,7 +339,10 @@ export const RecipeRewards = z
       .min(1)
       .optional()
       .describe("The ms-swift plugin file; default: the package's `python/persona_forge_swift.py`."),
-    functions: z.array(RecipeReward).min(1),
+    functions: z
+      .array(RecipeReward)
+      .min(1)
+      .describe('Reward functions and their weights (`--reward_funcs`, `--reward_weights`).'),
   })
   .strict();
 
@@ -237,40 +370,94 @@ export const RecipeEnvironment = z
 
 export const RecipeGrpo = z
   .object({
-    numGenerations: z.number().int().min(2).default(8),
-    numIterations: z.number().int().positive().default(1),
-    beta: z.number().min(0).optional(),
-    epsilon: z.number().positive().optional(),
-    epsilonHigh: z.number().positive().optional(),
-    lossType: z.enum(['grpo', 'bnpo', 'dr_grpo', 'dapo', 'cispo', 'sapo', 'real', 'fipo']).optional(),
-    advantageEstimator: z.enum(['grpo', 'rloo', 'reinforce_plus_plus']).optional(),
-    dynamicSample: z.boolean().optional(),
-    maxResampleTimes: z.number().int().min(0).optional(),
+    numGenerations: z
+      .number()
+      .int()
+      .min(2)
+      .default(8)
+      .describe('ms-swift `--num_generations`: completions per prompt (the group size).'),
+    numIterations: z
+      .number()
+      .int()
+      .positive()
+      .default(1)
+      .describe('ms-swift `--num_iterations`: updates per generation batch.'),
+    beta: z.number().min(0).optional().describe('ms-swift `--beta`: KL penalty coefficient.'),
+    epsilon: z.number().positive().optional().describe('ms-swift `--epsilon`: lower clip range.'),
+    epsilonHigh: z
+      .number()
+      .positive()
+      .optional()
+      .describe('ms-swift `--epsilon_high`: upper clip range (DAPO clip-higher).'),
+    lossType: z
+      .enum(['grpo', 'bnpo', 'dr_grpo', 'dapo', 'cispo', 'sapo', 'real', 'fipo'])
+      .optional()
+      .describe('ms-swift `--loss_type` (`dapo`: token-level loss).'),
+    advantageEstimator: z
+      .enum(['grpo', 'rloo', 'reinforce_plus_plus'])
+      .optional()
+      .describe('ms-swift `--advantage_estimator`.'),
+    dynamicSample: z
+      .boolean()
+      .optional()
+      .describe('ms-swift `--dynamic_sample`: resample groups whose rewards are all equal (DAPO).'),
+    maxResampleTimes: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('ms-swift `--max_resample_times` of dynamic sampling.'),
     overlongFilter: z
       .boolean()
       .optional()
       .describe('DAPO overlong filtering: truncated completions get no loss (`--overlong_filter`).'),
     softOverlong: z
       .object({
-        cacheLength: z.number().int().positive(),
-        maxLength: z.number().int().positive().optional(),
-        weight: z.number().default(1),
+        cacheLength: z
+          .number()
+          .int()
+          .positive()
+          .describe('ms-swift `--soft_cache_length`: tokens before the limit over which the penalty grows.'),
+        maxLength: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('ms-swift `--soft_max_length`; default the completion limit.'),
+        weight: z.number().default(1).describe('Weight of the `soft_overlong` reward.'),
       })
       .strict()
       .optional()
       .describe(
         "DAPO soft overlong punishment: ms-swift's `soft_overlong` reward function, added to the reward functions with `weight`. A completion longer than `maxLength - cacheLength` tokens scores -(length - (maxLength - cacheLength)) / cacheLength (0 when shorter), down to -1 at `maxLength` (default: `maxCompletionLength`).",
       ),
-    maxCompletionLength: z.number().int().positive().default(512),
-    temperature: z.number().min(0).optional(),
-    topP: z.number().gt(0).max(1).optional(),
-    topK: z.number().int().optional(),
-    repetitionPenalty: z.number().positive().optional(),
-    generationBatchSize: z.number().int().positive().optional(),
-    stepsPerGeneration: z.number().int().positive().optional(),
-    truncationStrategy: z.enum(['left', 'delete']).optional(),
-    logCompletions: z.boolean().optional(),
-    logEntropy: z.boolean().optional(),
+    maxCompletionLength: z
+      .number()
+      .int()
+      .positive()
+      .default(512)
+      .describe('ms-swift `--max_completion_length`: tokens per completion.'),
+    temperature: z.number().min(0).optional().describe('ms-swift `--temperature` of rollouts.'),
+    topP: z.number().gt(0).max(1).optional().describe('ms-swift `--top_p` of rollouts.'),
+    topK: z.number().int().optional().describe('ms-swift `--top_k` of rollouts.'),
+    repetitionPenalty: z
+      .number()
+      .positive()
+      .optional()
+      .describe('ms-swift `--repetition_penalty` of rollouts.'),
+    generationBatchSize: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('ms-swift `--generation_batch_size`: completions generated per rollout step.'),
+    stepsPerGeneration: z.number().int().positive().optional().describe('ms-swift `--steps_per_generation`.'),
+    truncationStrategy: z
+      .enum(['left', 'delete'])
+      .optional()
+      .describe('ms-swift `--truncation_strategy`: `left` cuts long prompts, `delete` drops them.'),
+    logCompletions: z.boolean().optional().describe('ms-swift `--log_completions`.'),
+    logEntropy: z.boolean().optional().describe('ms-swift `--log_entropy`.'),
   })
   .strict();
 
@@ -302,8 +489,18 @@ export const RecipeEval = z
       .string()
       .min(1)
       .describe("An eval set: a run's `export/eval` folder, LoCoMo, PersonaMem or Persona-MME files."),
-    strategy: z.enum(['full', 'rag', 'agent']).default('agent'),
-    context: z.string().default('32k'),
+    strategy: z
+      .enum(['full', 'rag', 'agent'])
+      .default('agent')
+      .describe(
+        '`persona-forge eval --strategy`: `full` (the newest history that fits the context), `rag` (top memories of the hybrid retriever) or `agent` (the PersonaVLM think / retrieve / answer loop).',
+      ),
+    context: z
+      .string()
+      .default('32k')
+      .describe(
+        '`persona-forge eval --context`: the token budget of the history, `32k`, `128k` or a number.',
+      ),
     port: z
       .number()
       .int()
@@ -317,8 +514,8 @@ export type RecipeEval = z.infer<typeof RecipeEval>;
 
 export const Recipe = z
   .object({
-    name: z.string().min(1),
-    description: z.string().optional(),
+    name: z.string().min(1).describe('Name of the recipe, used in output folders and printed commands.'),
+    description: z.string().optional().describe('One line on what this recipe trains.'),
     stage: z
       .enum(['sft', 'grpo'])
       .describe('`sft` → `swift sft`; `grpo` → `swift rlhf --rlhf_type grpo` (DAPO is GRPO + flags).'),
@@ -326,16 +523,22 @@ export const Recipe = z
       .union([z.literal(3), z.literal(4)])
       .default(4)
       .describe('ms-swift major version on the GPU nodes: 3 emits `--train_type`, 4 `--tuner_type`.'),
-    model: RecipeModel,
-    data: RecipeData,
-    tuner: RecipeTuner.prefault({}),
-    hyperparameters: RecipeHyperparameters,
-    distributed: RecipeDistributed.prefault({}),
-    grpo: RecipeGrpo.optional(),
-    rewards: RecipeRewards.optional(),
-    environment: RecipeEnvironment.optional(),
-    outputDir: z.string().min(1),
-    preflight: RecipePreflight.prefault({}),
+    model: RecipeModel.describe('The model trained: hub id or local path, dtype, template.'),
+    data: RecipeData.describe('Which exported files are trained on and how ms-swift reads them.'),
+    tuner: RecipeTuner.prefault({}).describe('Full fine-tuning or LoRA, and what stays frozen.'),
+    hyperparameters: RecipeHyperparameters.describe('Optimisation settings passed to ms-swift.'),
+    distributed: RecipeDistributed.prefault({}).describe('GPUs, nodes, DeepSpeed and vLLM.'),
+    grpo: RecipeGrpo.optional().describe('GRPO / DAPO settings (`stage: grpo`).'),
+    rewards: RecipeRewards.optional().describe(
+      'The reward server and reward functions of GRPO (`stage: grpo`).',
+    ),
+    environment: RecipeEnvironment.optional().describe(
+      'Multi-turn rollouts with the persona-forge retrieval scheduler.',
+    ),
+    outputDir: z.string().min(1).describe('ms-swift `--output_dir`.'),
+    preflight: RecipePreflight.prefault({}).describe(
+      'Limits of the checks `train` runs before it launches (free disk, reward-server timeout).',
+    ),
     eval: RecipeEval.optional().describe(
       'Optional: the eval set that measures the checkpoint (printed commands, see RecipeEval).',
     ),
