@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { ImagesConfig } from './images-config.js';
+import { ContextProfile, IntRange, QaConfig, Range } from './plan-parts.js';
+
+export { ContextProfile, QaConfig } from './plan-parts.js';
+
+export const PLAN_PROFILES = ['generic', 'personavlm', 'persona-tree', 'm2a', 'vitabench'] as const;
+export const PlanProfile = z.enum(PLAN_PROFILES);
+export type PlanProfile = z.infer<typeof PlanProfile>;
 
 /**
  * Settings of the plan stage (`plan:` section of a pipeline file), fully resolved. Every number
@@ -15,60 +22,6 @@ import { ImagesConfig } from './images-config.js';
  * add:delete:modify ratio is VitaBench's). The `vitabench` profile uses `counts: lifecycle`:
  * each user sees the paper's per-user counts, compressed into the planned horizon.
  */
-const Range = (min: number, max: number) =>
-  z
-    .tuple([z.number().min(0), z.number().min(0)])
-    .refine(([a, b]) => a <= b, 'range must be [min, max]')
-    .default([min, max]);
-const IntRange = (min: number, max: number) =>
-  z
-    .tuple([z.number().int().min(0), z.number().int().min(0)])
-    .refine(([a, b]) => a <= b, 'range must be [min, max]')
-    .default([min, max]);
-
-export const PLAN_PROFILES = ['generic', 'personavlm', 'persona-tree', 'm2a', 'vitabench'] as const;
-export const PlanProfile = z.enum(PLAN_PROFILES);
-export type PlanProfile = z.infer<typeof PlanProfile>;
-
-/** A dialogue-length profile (PersonaVLM: 32k context = 20–100 rounds, 128k = 100–500). */
-export const ContextProfile = z
-  .object({ rounds: IntRange(20, 100).describe('Rounds of dialogue per user, inclusive range.') })
-  .strict();
-
-/** Question counts per family and task weights (a task missing from `weights` gets weight 1). */
-export const QaConfig = z
-  .object({
-    personaMme: z
-      .number()
-      .int()
-      .min(0)
-      .default(14)
-      .describe('Persona-MME questions per user (14 tasks, SPEC.md §1).'),
-    personaMem: z
-      .number()
-      .int()
-      .min(0)
-      .default(7)
-      .describe('PersonaMem questions per user (7 query types, FORMATS.md §4).'),
-    locomo: z.number().int().min(0).default(10).describe('LoCoMo questions per user (5 categories).'),
-    weights: z
-      .record(z.string(), z.number().min(0))
-      .default({})
-      .describe(
-        'Relative weight of each task, keyed `family:task` or bare task name (e.g. LoCoMo M²A mix multi_hop 2 : temporal 3 : open_domain 1 : single_hop 4). Unset tasks take the published mix (src/qa/tasks.ts PUBLISHED_TASK_WEIGHTS: PersonaMem 32k types, LoCoMo categories), else 1.',
-      ),
-    atEndRatio: z
-      .number()
-      .min(0)
-      .max(1)
-      .default(0.5)
-      .describe(
-        'Share of questions asked at the end of the history; the rest in situ at earlier session ends.',
-      ),
-  })
-  .strict();
-export type QaConfig = z.infer<typeof QaConfig>;
-
 export const PlanSettings = z
   .object({
     profile: PlanProfile.default('generic').describe(
