@@ -5,7 +5,13 @@
  * import { runPipelineFile } from 'persona-forge';
  * await runPipelineFile('pipelines/quickstart.yaml', { outDir: 'out/quickstart' });
  */
-export { loadPipeline, loadYamlConfig, writeJsonSchemas } from './config/index.js';
+export {
+  configJsonSchema,
+  loadPipeline,
+  loadYamlConfig,
+  shippedJsonSchemas,
+  writeJsonSchemas,
+} from './config/index.js';
 export { startFakeLlmServer } from './dev/fake-llm/index.js';
 export * from './errors/index.js';
 export { pushToHub, renderDatasetCard, writeParquetFile } from './export/index.js';

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
 import { closestKey } from './closest-key.js';
+import { configJsonSchema } from './config-json-schema.js';
 import { loadPipeline } from './load-pipeline.js';
 import { loadYamlConfig } from './load-yaml-config.js';
 import { writeJsonSchemas } from './write-json-schemas.js';
@@ -159,10 +160,12 @@ describe('loadPipeline', () => {
 
 describe('writeJsonSchemas', () => {
   it('writes an input JSON Schema per name', async () => {
-    const [file] = await writeJsonSchemas(dir, { demo: Schema });
+    const [file] = await writeJsonSchemas(dir, { 'demo.schema.json': configJsonSchema('demo', Schema) });
     const written = JSON.parse(await readFile(file as string, 'utf8'));
     expect(written.title).toBe('demo');
-    expect(written.required).toEqual(['name', 'plan']);
+    // Required only when the file does not `extends:` a base that may set them.
+    expect(written.required).toBeUndefined();
+    expect(written.$defs.complete.required).toEqual(['name', 'plan']);
     expect(written.properties.enabled.default).toBe(false);
   });
 });

@@ -1,27 +1,10 @@
 import { stringify } from 'yaml';
 import type { ExportConfig } from '../schemas/export-config.js';
 import type { ExportSummary } from './export-dataset.js';
+import { RL_COLUMNS, SFT_COLUMNS } from './export-user.js';
+import { cardFeatures } from './hf-features.js';
 
-const string = (name: string) => ({ name, dtype: 'string' });
-const strings = (name: string) => ({ name, sequence: 'string' });
-const messages = { name: 'messages', list: [string('role'), string('content')] };
-
-const FEATURES = {
-  sft: [string('id'), string('user_id'), string('task'), messages, strings('images')],
-  rl: [
-    string('id'),
-    string('user_id'),
-    string('task'),
-    string('answer_type'),
-    messages,
-    strings('images'),
-    string('solution'),
-    strings('choices'),
-    string('gt_ops'),
-    string('question_time'),
-    string('memory_snapshot'),
-  ],
-};
+const FEATURES = { sft: cardFeatures(SFT_COLUMNS), rl: cardFeatures(RL_COLUMNS) };
 
 /** The evaluation sets that hold questions (a set with none is not listed). */
 function evalSets(summary: ExportSummary, config: ExportConfig): string {
@@ -159,7 +142,7 @@ ${offlineNote}
   JSON string, empty when none: stored as a string because its shape varies).
 
 Images referenced by \`images\` columns and the evaluation sets are under \`${options.config.imageRoot}/\`, relative to this folder
-(set \`ROOT_IMAGE_DIR\` to this folder for ms-swift; \`persona-forge train\` does) (${summary.images.copied} files${summary.images.missing.length > 0 ? `, ${summary.images.missing.length} missing from the pool` : ''}).
+(set \`ROOT_IMAGE_DIR\` to this folder for ms-swift; \`persona-forge train\` does) (${summary.images.copied} files${summary.images.missing.length > 0 ? `, ${summary.images.missing.length} missing from the pool` : ''}).${options.parquet ? '\nIn the Parquet files each `images` entry also holds the image file itself (the `datasets` Image feature: `{bytes, path}`), so `load_dataset` returns images and the Hub viewer shows them; the jsonl files hold the paths.' : ''}
 
 Splits are disjoint by persona: ${summary.users.train} train users, ${summary.users.test} test users (${summary.excluded} quarantined by validation and left out).
 

@@ -20,6 +20,7 @@ import {
 } from './export-user.js';
 import { openJsonlWriter } from './jsonl-writer.js';
 import { openParquetWriter } from './parquet.js';
+import { poolImageBytes } from './pool-image-bytes.js';
 import { readUnitDrops } from './prune.js';
 import { type ExportSpans, readExportLines, readExportSpans } from './read-run.js';
 
@@ -164,16 +165,18 @@ export async function exportDataset(runDir: string, options: ExportDatasetOption
       },
     };
     // Parquet is encoded on this thread while the workers render the next users' rows.
+    // Parquet `images` carry each file's bytes (the Hub viewer's Image feature), read from the pool.
+    const imageBytes = poolImageBytes(join(runDir, config.imagePoolDir), config.imageRoot);
+    const parquetOut = (kind: 'sft' | 'rl', split: 'train' | 'test') =>
+      opened(
+        openParquetWriter(join(outDir, kind, `${split}.parquet`), kind === 'sft' ? SFT_COLUMNS : RL_COLUMNS, {
+          imageBytes,
+        }),
+      );
     const parquetWriters = config.parquet
       ? {
-          sft: {
-            train: opened(openParquetWriter(join(outDir, 'sft', 'train.parquet'), SFT_COLUMNS)),
-            test: opened(openParquetWriter(join(outDir, 'sft', 'test.parquet'), SFT_COLUMNS)),
-          },
-          rl: {
-            train: opened(openParquetWriter(join(outDir, 'rl', 'train.parquet'), RL_COLUMNS)),
-            test: opened(openParquetWriter(join(outDir, 'rl', 'test.parquet'), RL_COLUMNS)),
-          },
+          sft: { train: parquetOut('sft', 'train'), test: parquetOut('sft', 'test') },
+          rl: { train: parquetOut('rl', 'train'), test: parquetOut('rl', 'test') },
         }
       : null;
     // Rows are made from plans and memory records: the dialogues are read again only when some

@@ -1,188 +1,24 @@
-import {
-  type Data,
-  Field,
-  List,
-  makeData,
-  RecordBatch,
-  Schema,
-  Struct,
-  Table,
-  tableToIPC,
-  Utf8,
-} from 'apache-arrow';
+import { makeData, RecordBatch, type Schema, type Struct, Table, tableToIPC } from 'apache-arrow';
 import * as parquet from 'parquet-wasm';
 import { BufferRegions } from '../util/byte-ring.js';
 import { writeFileAtomic, writeStreamAtomic } from '../util/fs.js';
 import { readLines } from '../util/read-lines.js';
+import { type ColumnChunk, type EncodedColumn, encodeColumns } from './column-chunk.js';
+import { huggingfaceMetadata } from './hf-features.js';
 import {
-  type ColumnChunk,
-  type EncodedColumn,
-  encodeColumns,
-  STRING_LISTS,
-  type TextPart,
-} from './column-chunk.js';
+  BATCH_ROWS,
+  type ColumnBuilder,
+  columnBuilder,
+  type ImageBytes,
+  schemaOf,
+} from './parquet-columns.js';
 
-const utf8Field = (name: string) => new Field(name, new Utf8(), false);
-const MESSAGE = new Struct([utf8Field('role'), utf8Field('content')]);
+export type { ImageBytes } from './parquet-columns.js';
 
-/** Rows per record batch (and so per Parquet row group), keeping 32-bit string offsets far from overflow. */
-const BATCH_ROWS = 4096;
-
-/** Running sums (length n + 1) of a length or count array, computed once per array. */
-const sums = new WeakMap<Int32Array, Float64Array>();
-function runningSums(values: Int32Array): Float64Array {
-  let out = sums.get(values);
-  if (out === undefined) {
-    out = new Float64Array(values.length + 1);
-    for (let i = 0; i < values.length; i++) out[i + 1] = (out[i] as number) + (values[i] as number);
-    sums.set(values, out);
-  }
-  return out;
-}
-
-/** `offsets` (its first `used` entries kept) with room for `more` entries after them. */
-function room(offsets: Int32Array<ArrayBuffer>, used: number, more: number): Int32Array<ArrayBuffer> {
-  if (used + more <= offsets.length) return offsets;
-  const grown = new Int32Array(Math.max(2 * offsets.length, used + more));
-  grown.set(offsets.subarray(0, used));
-  return grown;
-}
-
-/**
- * A list column's offsets, appended to from per-row item counts. Its buffer grows to the largest
- * batch and is then reused batch after batch (`reset`).
- */
-class ListOffsets {
-  private offsets = new Int32Array(BATCH_ROWS + 1);
-  private count = 0;
-
-  append(counts: Int32Array, from: number, to: number): void {
-    this.offsets = room(this.offsets, this.count + 1, to - from);
-    for (let i = from; i < to; i++, this.count++)
-      this.offsets[this.count + 1] = (this.offsets[this.count] as number) + (counts[i] as number);
-  }
-
-  data<T extends Data>(child: T, itemType: T['type']) {
-    return makeData({
-      type: new List(new Field('item', itemType, false)),
-      length: this.count,
-      nullCount: 0,
-      valueOffsets: this.offsets.subarray(0, this.count + 1),
-      child,
-    });
-  }
-
-  reset(): void {
-    this.count = 0;
-  }
-}
-
-/** A UTF-8 column, appended to from text parts; reused batch after batch like `ListOffsets`. */
-class Utf8Column {
-  private readonly bytes = new BufferRegions();
-  private offsets = new Int32Array(BATCH_ROWS + 1);
-  private count = 0;
-
-  /** Appends strings `from`..`to` of a part whose bytes are in `region` (a copy of them). */
-  append(part: TextPart, region: Uint8Array, from: number, to: number): void {
-    if (from === to) return;
-    const sums = runningSums(part.lengths);
-    const start = part.from + (sums[from] as number);
-    const shift = this.bytes.length - (sums[from] as number);
-    this.bytes.append(region.subarray(start, part.from + (sums[to] as number)));
-    this.offsets = room(this.offsets, this.count + 1, to - from);
-    for (let i = from; i < to; i++, this.count++)
-      this.offsets[this.count + 1] = (sums[i + 1] as number) + shift;
-  }
-
-  data(): Data<Utf8> {
-    return makeData({
-      type: new Utf8(),
-      length: this.count,
-      nullCount: 0,
-      valueOffsets: this.offsets.subarray(0, this.count + 1),
-      data: this.bytes.view(),
-    });
-  }
-
-  reset(): void {
-    this.count = 0;
-    this.bytes.begin();
-  }
-}
-
-/** The item range of rows `from`..`to` in a list column. */
-function itemRange(counts: Int32Array, from: number, to: number) {
-  const at = runningSums(counts);
-  return [at[from] as number, at[to] as number] as const;
-}
-
-/** One column of a batch under construction: appended to from chunks, taken as Arrow data, reset. */
-interface ColumnBuilder {
-  append(column: EncodedColumn, region: Uint8Array, from: number, to: number): void;
-  data(): Data;
-  reset(): void;
-}
-
-function encodedAs<K extends EncodedColumn['kind']>(column: EncodedColumn, kind: K) {
-  if (column.kind !== kind)
-    throw new Error(`a column chunk holds ${column.kind} data where ${kind} is expected`);
-  return column as Extract<EncodedColumn, { kind: K }>;
-}
-
-/** The builder for a column, by its name (the same rule as `encodeColumns`). */
-function columnBuilder(name: string): ColumnBuilder {
-  if (name === 'messages') {
-    const offsets = new ListOffsets();
-    const roles = new Utf8Column();
-    const contents = new Utf8Column();
-    return {
-      append(column, region, from, to) {
-        const messages = encodedAs(column, 'messages');
-        offsets.append(messages.counts, from, to);
-        const [first, last] = itemRange(messages.counts, from, to);
-        roles.append(messages.roles, region, first, last);
-        contents.append(messages.contents, region, first, last);
-      },
-      data() {
-        const roleData = roles.data();
-        const struct = makeData({
-          type: MESSAGE,
-          length: roleData.length,
-          nullCount: 0,
-          children: [roleData, contents.data()],
-        });
-        return offsets.data(struct, MESSAGE);
-      },
-      reset() {
-        offsets.reset();
-        roles.reset();
-        contents.reset();
-      },
-    };
-  }
-  if (STRING_LISTS.has(name)) {
-    const offsets = new ListOffsets();
-    const items = new Utf8Column();
-    return {
-      append(column, region, from, to) {
-        const list = encodedAs(column, 'list');
-        offsets.append(list.counts, from, to);
-        items.append(list.items, region, ...itemRange(list.counts, from, to));
-      },
-      data: () => offsets.data(items.data(), new Utf8()),
-      reset() {
-        offsets.reset();
-        items.reset();
-      },
-    };
-  }
-  const values = new Utf8Column();
-  return {
-    append: (column, region, from, to) => values.append(encodedAs(column, 'utf8').values, region, from, to),
-    data: () => values.data(),
-    reset: () => values.reset(),
-  };
+/** How a Parquet file's `images` column gets its image bytes. */
+export interface ParquetImageOptions {
+  /** The bytes of the file an `images` path names; without it only the paths are stored. */
+  imageBytes?: ImageBytes;
 }
 
 /**
@@ -196,9 +32,9 @@ class BatchBuilder {
   private readonly columns: ColumnBuilder[];
   rows = 0;
 
-  constructor(names: readonly string[]) {
+  constructor(names: readonly string[], imageBytes?: ImageBytes) {
     ({ schema: this.schema, struct: this.struct } = schemaOf(names));
-    this.columns = names.map(columnBuilder);
+    this.columns = names.map((name) => columnBuilder(name, imageBytes));
   }
 
   /** Appends rows `from`..`to` of a chunk encoded with these columns (its text in `region`). */
@@ -224,29 +60,23 @@ class BatchBuilder {
   }
 }
 
-function schemaOf(names: readonly string[]) {
-  const fields = names.map((name) =>
-    name === 'messages'
-      ? new Field(name, new List(new Field('item', MESSAGE, false)), false)
-      : STRING_LISTS.has(name)
-        ? new Field(name, new List(new Field('item', new Utf8(), false)), false)
-        : utf8Field(name),
-  );
-  return { schema: new Schema(fields), struct: new Struct(fields) };
-}
-
 // The streaming writer closes a row group only at this many rows (its default is 1M rows: a
 // whole split held in WebAssembly memory, which never shrinks, until the file closes).
-const writerProperties = () =>
+// The `huggingface` features also go to the file's own key-value metadata (the Arrow schema's
+// metadata is stored only inside ARROW:schema), where readers other than Arrow's look.
+const writerProperties = (columns: readonly string[]) =>
   new parquet.WriterPropertiesBuilder()
     .setCompression(parquet.Compression.SNAPPY)
     .setMaxRowGroupSize(BATCH_ROWS)
+    .setKeyValueMetadata(new Map([huggingfaceMetadata(columns)]))
     .build();
 
 /**
  * Encodes rows as a Parquet file: apache-arrow record batches (built straight from UTF-8
  * buffers) → IPC stream → parquet-wasm with SNAPPY (STACK.md). `messages` is
- * `list<struct<role, content>>`, `images`/`choices` are `list<utf8>`, every other column `utf8`;
+ * `list<struct<role, content>>`, `images` is `list<struct<bytes, path>>` (the `datasets` Image
+ * feature: each path with its file's bytes from `options.imageBytes`, see `parquet-columns.ts`),
+ * `choices` is `list<utf8>`, every other column `utf8`; the schema carries the `huggingface` features;
  * one row group per 4,096 rows.
  *
  * @example const bytes = encodeParquet([{ id: 'a', messages: [{ role: 'user', content: 'hi' }], images: [] }]);
@@ -254,6 +84,7 @@ const writerProperties = () =>
 export function encodeParquet(
   rows: ReadonlyArray<Record<string, unknown>>,
   columns?: readonly string[],
+  options: ParquetImageOptions = {},
 ): Uint8Array {
   const names = columns ?? Object.keys(rows[0] ?? {});
   const text = new BufferRegions();
@@ -262,12 +93,12 @@ export function encodeParquet(
   const batches: RecordBatch[] = [];
   for (let from = 0; from < Math.max(rows.length, 1); from += BATCH_ROWS) {
     // Each batch its own buffers: the table holds them all until it is encoded.
-    const builder = new BatchBuilder(names);
+    const builder = new BatchBuilder(names, options.imageBytes);
     builder.append(chunk, region, from, Math.min(from + BATCH_ROWS, rows.length));
     batches.push(builder.batch());
   }
   const ipc = tableToIPC(new Table((batches[0] as RecordBatch).schema, batches), 'stream');
-  return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), writerProperties());
+  return parquet.writeParquet(parquet.Table.fromIPCStream(ipc), writerProperties(names));
 }
 
 /** Writes rows to a Parquet file atomically; returns its size in bytes. */
@@ -275,8 +106,9 @@ export async function writeParquetFile(
   path: string,
   rows: ReadonlyArray<Record<string, unknown>>,
   columns?: readonly string[],
+  options: ParquetImageOptions = {},
 ): Promise<number> {
-  const bytes = encodeParquet(rows, columns);
+  const bytes = encodeParquet(rows, columns, options);
   await writeFileAtomic(path, bytes);
   return bytes.byteLength;
 }
@@ -294,7 +126,11 @@ const BATCH_BYTES = 32 * 1024 * 1024;
  *
  * @example const out = openParquetWriter('export/sft/train.parquet', SFT_COLUMNS); out.push(line); await out.close();
  */
-export function openParquetWriter(parquetPath: string, columns: readonly string[]) {
+export function openParquetWriter(
+  parquetPath: string,
+  columns: readonly string[],
+  options: ParquetImageOptions = {},
+) {
   let controller!: ReadableStreamDefaultController<unknown>;
   const batches = new ReadableStream({
     start(c) {
@@ -305,14 +141,14 @@ export function openParquetWriter(parquetPath: string, columns: readonly string[
   // renamed into place once the stream ends (a failure surfaces on close).
   let written = 0;
   const output = writeStreamAtomic(parquetPath, async (write) => {
-    const stream = await parquet.transformParquetStream(batches, writerProperties());
+    const stream = await parquet.transformParquetStream(batches, writerProperties(columns));
     for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
       written += chunk.byteLength;
       await write(chunk);
     }
   });
   output.catch(() => {});
-  const builder = new BatchBuilder(columns);
+  const builder = new BatchBuilder(columns, options.imageBytes);
   let bytes = 0;
   let any = false;
   const flush = () => {
@@ -378,8 +214,9 @@ export async function writeParquetFromJsonl(
   jsonlPath: string,
   parquetPath: string,
   columns: readonly string[],
+  options: ParquetImageOptions = {},
 ): Promise<number> {
-  const writer = openParquetWriter(parquetPath, columns);
+  const writer = openParquetWriter(parquetPath, columns, options);
   for await (const line of readLines(jsonlPath)) writer.push(line);
   return writer.close();
 }

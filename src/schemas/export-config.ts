@@ -37,19 +37,26 @@ const RL_MIX = { open: 0.21, mc: 0.556, binary: 0.234, tree_ops: 0 };
 function mixConfig<T extends string>(names: z.ZodType<T>, defaults: Partial<Record<T, number>>) {
   return z
     .object({
-      /**
-       * `ratio`: keep the largest sample set whose task shares equal the weights (tasks without
-       * data drop out and the rest are renormalised); `all`: keep every task with weight > 0.
-       */
-      mode: z.enum(['ratio', 'all']).default('ratio'),
+      mode: z
+        .enum(['ratio', 'all'])
+        .default('ratio')
+        .describe(
+          '`ratio`: keep the largest sample set whose task shares equal the weights (tasks without data drop out and the rest are renormalised); `all`: keep every task with weight > 0.',
+        ),
       weights: z
         .record(z.string(), z.number().min(0))
         .default(defaults as Record<string, number>)
         .refine((weights) => Object.keys(weights).every((key) => names.safeParse(key).success), {
           message: 'unknown task name in mix weights',
-        }),
-      /** Upper bound on rows per split (after mixing); null = no bound. @default null */
-      maxPerSplit: z.number().int().min(1).nullable().default(null),
+        })
+        .describe('Task → weight; shares are the weights divided by their sum (a task at 0 is left out).'),
+      maxPerSplit: z
+        .number()
+        .int()
+        .min(1)
+        .nullable()
+        .default(null)
+        .describe('Upper bound on rows per split (after mixing); null = no bound.'),
     })
     .strict();
 }
@@ -61,74 +68,115 @@ export type MixConfig = z.infer<typeof SftMixConfig>;
 /** The `export:` section of a pipeline file. Every default here is a documented domain number (SPEC.md). */
 export const ExportConfig = z
   .object({
-    /** How users are split: `plan` keeps each plan's own split (disjoint by persona); `hash` re-splits. */
     split: z
       .object({
-        by: z.enum(['plan', 'hash']).default('plan'),
-        /** Share of users sent to test when `by: hash` (PersonaVLM: 200 of 700). */
+        by: z
+          .enum(['plan', 'hash'])
+          .default('plan')
+          .describe(
+            "`plan` keeps each plan's own split (disjoint by persona); `hash` re-splits users by a hash of their id.",
+          ),
         testRatio: z
           .number()
           .min(0)
           .max(1)
-          .default(200 / 700),
+          .default(200 / 700)
+          .describe('Share of users sent to test when `by: hash` (PersonaVLM: 200 of 700).'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        "How users are split: `plan` keeps each plan's own split (disjoint by persona); `hash` re-splits.",
+      ),
     sft: z
       .object({
-        mix: SftMixConfig.prefault({}),
-        /** Role of retrieval results inside reasoning trajectories (ms-swift accepts `tool`). */
-        retrievalRole: z.enum(['user', 'tool']).default('user'),
-        /** Use the teacher's target instead of gold when one exists and agrees. @default false */
-        preferTeacher: z.boolean().default(false),
+        mix: SftMixConfig.prefault({}).describe('Which SFT tasks are kept, in what shares.'),
+        retrievalRole: z
+          .enum(['user', 'tool'])
+          .default('user')
+          .describe('Role of retrieval results inside reasoning trajectories (ms-swift accepts `tool`).'),
+        preferTeacher: z
+          .boolean()
+          .default(false)
+          .describe("Use the teacher's target instead of gold when one exists and agrees."),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        'The SFT rows: task mix, the role of retrieval results and whether teacher targets are used.',
+      ),
     rl: z
-      .object({ mix: RlMixConfig.prefault({}) })
+      .object({
+        mix: RlMixConfig.prefault({}).describe(
+          'Which RL tasks (answer types and tree_ops) are kept, in what shares.',
+        ),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('The RL rows: their task mix.'),
     eval: z
       .object({
-        /** Users whose QA targets become evaluation sets (test personas by default). */
-        splits: z.array(z.enum(['train', 'test'])).default(['test']),
-        /** Put every QA family into every format instead of each family into its own. @default false */
-        allFamiliesInEachFormat: z.boolean().default(false),
-        /**
-         * PersonaMem context length in tokens (gpt-tokenizer, as `persona-forge eval` counts): each
-         * question's window of the user's sessions comes as close to it as the history allows.
-         * @default 24846 (the mean `context_length_in_tokens` of the real questions_32k.csv)
-         */
-        personamemContextTokens: z.number().int().min(1).default(24_846),
-        /**
-         * Read and ignored: PersonaMem token columns are now counted with gpt-tokenizer. Accepted so
-         * run directories whose manifest records it (runs before the count) still load.
-         */
-        charsPerToken: z.number().min(1).optional(),
+        splits: z
+          .array(z.enum(['train', 'test']))
+          .default(['test'])
+          .describe('Users whose QA targets become evaluation sets (test personas by default).'),
+        allFamiliesInEachFormat: z
+          .boolean()
+          .default(false)
+          .describe('Put every QA family into every format instead of each family into its own.'),
+        personamemContextTokens: z
+          .number()
+          .int()
+          .min(1)
+          .default(24_846)
+          .describe(
+            "PersonaMem context length in tokens (gpt-tokenizer, as `persona-forge eval` counts): each question's window of the user's sessions comes as close to it as the history allows.",
+          ),
+        charsPerToken: z
+          .number()
+          .min(1)
+          .optional()
+          .describe(
+            'Read and ignored: PersonaMem token columns are now counted with gpt-tokenizer. Accepted so run directories whose manifest records it (runs before the count) still load.',
+          ),
       })
       .strict()
-      .prefault({}),
-    /** Prefix joined to the plan's pool-relative image paths in `images` columns. @default "images" */
-    imageRoot: z.string().default('images'),
-    /**
-     * Copy every image the exported users reference from the pool into `export/<imageRoot>/`, so
-     * the export (and a Hub push) is self-contained. @default true
-     */
-    copyImages: z.boolean().default(true),
-    /** Where the pool images are, relative to the run directory (the built-in pool's folder). @default "plan/images" */
-    imagePoolDir: z.string().default('plan/images'),
-    /** Write `.parquet` beside every `.jsonl`. @default true */
-    parquet: z.boolean().default(true),
+      .prefault({})
+      .describe('Evaluation sets (Persona-MME, PersonaMem, LoCoMo shapes) written under `export/eval/`.'),
+    imageRoot: z
+      .string()
+      .default('images')
+      .describe("Prefix joined to the plan's pool-relative image paths in `images` columns."),
+    copyImages: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Copy every image the exported users reference from the pool into `export/<imageRoot>/`, so the export (and a Hub push) is self-contained.',
+      ),
+    imagePoolDir: z
+      .string()
+      .default('plan/images')
+      .describe("Where the pool images are, relative to the run directory (the built-in pool's folder)."),
+    parquet: z.boolean().default(true).describe('Write `.parquet` beside every `.jsonl`.'),
     card: z
       .object({
-        license: z.string().default('apache-2.0'),
-        prettyName: z.string().nullable().default(null),
-        language: z.array(z.string()).default(['en']),
+        license: z
+          .string()
+          .default('apache-2.0')
+          .describe("License id in the card's front matter (a Hugging Face license identifier)."),
+        prettyName: z
+          .string()
+          .nullable()
+          .default(null)
+          .describe('Title of the dataset card; null uses a generic title.'),
+        language: z.array(z.string()).default(['en']).describe("Language codes in the card's front matter."),
       })
       .strict()
-      .prefault({}),
-    /** Published-system evaluation sets (M²A merged conversations, VitaBench 2.0 tasks); both off by default. */
-    systems: SystemsConfig.prefault({}),
+      .prefault({})
+      .describe('The Hugging Face dataset card (`export/README.md`).'),
+    systems: SystemsConfig.prefault({}).describe(
+      'Published-system evaluation sets (M²A merged conversations, VitaBench 2.0 tasks); both off by default.',
+    ),
   })
   .strict();
 export type ExportConfig = z.infer<typeof ExportConfig>;

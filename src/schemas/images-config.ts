@@ -10,22 +10,42 @@ import { z } from 'zod';
  */
 export const ImagesConfig = z
   .object({
-    /** @default 'builtin' */
-    source: z.enum(['builtin', 'directory']).default('builtin'),
-    /** Built-in scenes in the pool. @default 400 */
-    size: z.number().int().min(1).max(100_000).default(400),
-    /** Extra key mixed into the pool seed so pools can vary independently of the run seed. @default 'images' */
-    seedKey: z.string().default('images'),
-    /** Width and height of the square built-in PNGs, in pixels. @default 256 */
-    pixels: z.number().int().min(32).max(1024).default(256),
-    /** Distinct object kinds per built-in scene, inclusive range (8 kinds exist). @default [1, 3] */
-    kindsPerScene: z.tuple([z.number().int().min(1).max(8), z.number().int().min(1).max(8)]).default([1, 3]),
-    /** Count of each object kind, inclusive range. @default [1, 4] */
-    countPerKind: z.tuple([z.number().int().min(1), z.number().int().min(1)]).default([1, 4]),
-    /** Pool root for `directory`, relative to the working directory. */
-    dir: z.string().min(1).optional(),
-    /** Captions/attributes jsonl for `directory`, relative to `dir`. @default 'captions.jsonl' */
-    captionsFile: z.string().min(1).default('captions.jsonl'),
+    source: z
+      .enum(['builtin', 'directory'])
+      .default('builtin')
+      .describe(
+        '`builtin`: procedural scenes made from the seed; `directory`: your images with a captions jsonl.',
+      ),
+    size: z.number().int().min(1).max(100_000).default(400).describe('Built-in scenes in the pool.'),
+    seedKey: z
+      .string()
+      .default('images')
+      .describe('Extra key mixed into the pool seed so pools can vary independently of the run seed.'),
+    pixels: z
+      .number()
+      .int()
+      .min(32)
+      .max(1024)
+      .default(256)
+      .describe('Width and height of the square built-in PNGs, in pixels.'),
+    kindsPerScene: z
+      .tuple([z.number().int().min(1).max(8), z.number().int().min(1).max(8)])
+      .default([1, 3])
+      .describe('Distinct object kinds per built-in scene, inclusive range (8 kinds exist).'),
+    countPerKind: z
+      .tuple([z.number().int().min(1), z.number().int().min(1)])
+      .default([1, 4])
+      .describe('Count of each object kind, inclusive range.'),
+    dir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Pool root for `directory`, relative to the working directory.'),
+    captionsFile: z
+      .string()
+      .min(1)
+      .default('captions.jsonl')
+      .describe('Captions/attributes jsonl for `directory`, relative to `dir`.'),
   })
   .strict()
   .refine((config) => config.kindsPerScene[0] <= config.kindsPerScene[1], 'kindsPerScene must be [min, max]')

@@ -31,12 +31,26 @@ export type StageName = z.infer<typeof StageName>;
  */
 export const PipelineConfig = z
   .object({
-    name: z.string().min(1),
-    description: z.string().optional(),
-    seed: z.number().int().min(0).default(42),
-    /** Users processed at once by per-user stages (raise it for remote LLM endpoints). */
-    concurrency: z.number().int().min(1).default(8),
-    /** A subsequence of plan → synth → memory → validate → export → report, each at most once. */
+    name: z
+      .string()
+      .min(1)
+      .describe('Name of the pipeline, recorded in the run manifest and the dataset card.'),
+    description: z
+      .string()
+      .optional()
+      .describe('One line on what this pipeline makes (for people reading the file).'),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .default(42)
+      .describe('Seed of every random choice: the same file, seed and inputs give the same bytes.'),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .default(8)
+      .describe('Users processed at once by per-user stages (raise it for remote LLM endpoints).'),
     stages: z
       .array(StageName)
       .min(1)
@@ -56,15 +70,30 @@ export const PipelineConfig = z
             });
           }
         });
-      }),
-    llm: LlmConfig.prefault({}),
-    personas: PersonasConfig.prefault({}),
-    plan: PlanConfig.prefault({}),
-    synth: SynthConfig.prefault({}),
-    memory: MemoryConfig.prefault({}),
-    validate: ValidateConfig.prefault({}),
-    export: ExportConfig.prefault({}),
-    report: ReportConfig.prefault({}),
+      })
+      .describe('A subsequence of plan → synth → memory → validate → export → report, each at most once.'),
+    llm: LlmConfig.prefault({}).describe(
+      'Model endpoints and which role (realizer, judge, embedder) uses which; roles without one run offline.',
+    ),
+    personas: PersonasConfig.prefault({}).describe(
+      'Where the simulated users come from and how many go to train and test.',
+    ),
+    plan: PlanConfig.prefault({}).describe(
+      'The plan stage: timelines of sessions, drift events, QA targets and the image pool.',
+    ),
+    synth: SynthConfig.prefault({}).describe(
+      'The synth stage: how planned sessions become dialogue turns (realizer, checks, system-specific data).',
+    ),
+    memory: MemoryConfig.prefault({}).describe(
+      'The memory stage: memory supervision (PersonaVLM memory types, PersonaTree operations, retrieval).',
+    ),
+    validate: ValidateConfig.prefault({}).describe(
+      'The validate stage: rule checks, judge checks and near-duplicate detection before export.',
+    ),
+    export: ExportConfig.prefault({}).describe(
+      'The export stage: SFT / RL mixes, splits, evaluation sets, Parquet and the dataset card.',
+    ),
+    report: ReportConfig.prefault({}).describe('The report stage: report.html and report.json.'),
   })
   .strict();
 export type PipelineConfig = z.infer<typeof PipelineConfig>;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { ImagesConfig } from './images-config.js';
+import { ContextProfile, IntRange, QaConfig, Range } from './plan-parts.js';
+
+export { ContextProfile, QaConfig } from './plan-parts.js';
+
+export const PLAN_PROFILES = ['generic', 'personavlm', 'persona-tree', 'm2a', 'vitabench'] as const;
+export const PlanProfile = z.enum(PLAN_PROFILES);
+export type PlanProfile = z.infer<typeof PlanProfile>;
 
 /**
  * Settings of the plan stage (`plan:` section of a pipeline file), fully resolved. Every number
@@ -15,172 +22,231 @@ import { ImagesConfig } from './images-config.js';
  * add:delete:modify ratio is VitaBench's). The `vitabench` profile uses `counts: lifecycle`:
  * each user sees the paper's per-user counts, compressed into the planned horizon.
  */
-const Range = (min: number, max: number) =>
-  z
-    .tuple([z.number().min(0), z.number().min(0)])
-    .refine(([a, b]) => a <= b, 'range must be [min, max]')
-    .default([min, max]);
-const IntRange = (min: number, max: number) =>
-  z
-    .tuple([z.number().int().min(0), z.number().int().min(0)])
-    .refine(([a, b]) => a <= b, 'range must be [min, max]')
-    .default([min, max]);
-
-export const PLAN_PROFILES = ['generic', 'personavlm', 'persona-tree', 'm2a', 'vitabench'] as const;
-export const PlanProfile = z.enum(PLAN_PROFILES);
-export type PlanProfile = z.infer<typeof PlanProfile>;
-
-/** A dialogue-length profile (PersonaVLM: 32k context = 20–100 rounds, 128k = 100–500). */
-export const ContextProfile = z.object({ rounds: IntRange(20, 100) }).strict();
-
-/** Question counts per family and task weights (a task missing from `weights` gets weight 1). */
-export const QaConfig = z
-  .object({
-    /** Persona-MME questions per user (14 tasks, SPEC.md §1). @default 14 */
-    personaMme: z.number().int().min(0).default(14),
-    /** PersonaMem questions per user (7 query types, FORMATS.md §4). @default 7 */
-    personaMem: z.number().int().min(0).default(7),
-    /** LoCoMo questions per user (5 categories). @default 10 */
-    locomo: z.number().int().min(0).default(10),
-    /**
-     * Relative weight of each task, keyed `family:task` or bare task name (e.g. LoCoMo M²A mix
-     * multi_hop 2 : temporal 3 : open_domain 1 : single_hop 4). Unset tasks take the published mix
-     * (src/qa/tasks.ts PUBLISHED_TASK_WEIGHTS: PersonaMem 32k types, LoCoMo categories), else 1.
-     */
-    weights: z.record(z.string(), z.number().min(0)).default({}),
-    /** Share of questions asked at the end of the history; the rest in situ at earlier session ends. @default 0.5 */
-    atEndRatio: z.number().min(0).max(1).default(0.5),
-  })
-  .strict();
-export type QaConfig = z.infer<typeof QaConfig>;
-
 export const PlanSettings = z
   .object({
-    profile: PlanProfile.default('generic'),
-    /** Earliest horizon start; each user's start adds up to `startJitterDays`. */
-    startDate: z.iso.datetime().default('2024-01-01T00:00:00.000Z'),
-    startJitterDays: z.number().int().min(0).default(180),
-    /** Horizon length in days per split (PersonaVLM: ≤ 1 month train, ≤ 3 months test). */
+    profile: PlanProfile.default('generic').describe(
+      'Published-system preset applied under this section: generic, personavlm, persona-tree, m2a or vitabench (what the file sets wins).',
+    ),
+    startDate: z.iso
+      .datetime()
+      .default('2024-01-01T00:00:00.000Z')
+      .describe("Earliest horizon start; each user's start adds up to `startJitterDays`."),
+    startJitterDays: z
+      .number()
+      .int()
+      .min(0)
+      .default(180)
+      .describe("Each user's start is `startDate` plus up to this many days."),
     horizonDays: z
-      .object({ train: Range(14, 30), test: Range(30, 90) })
+      .object({
+        train: Range(14, 30).describe('Horizon of train users in days, `[min, max]`.'),
+        test: Range(30, 90).describe('Horizon of test users in days, `[min, max]`.'),
+      })
       .strict()
-      .prefault({}),
-    /** Named dialogue-length profiles. */
+      .prefault({})
+      .describe('Horizon length in days per split (PersonaVLM: ≤ 1 month train, ≤ 3 months test).'),
     contexts: z
       .record(z.string(), ContextProfile)
-      .default({ '32k': { rounds: [20, 100] }, '128k': { rounds: [100, 500] } }),
-    trainContexts: z.array(z.string()).min(1).default(['32k']),
-    testContexts: z.array(z.string()).min(1).default(['32k', '128k']),
-    /** Rounds per session (M²A: 5–15 turns per session). */
-    roundsPerSession: IntRange(5, 15),
-    /** Minutes between rounds inside a session. */
-    roundGapMinutes: Range(1, 4),
-    /** t_s: a gap of at least this many minutes separates sessions (PersonaVLM §3). @default 60 */
-    sessionGapMinutes: z.number().min(1).default(60),
-    /** Weights of session start periods (local clock hours in `[start, end)` of each period). */
+      .default({ '32k': { rounds: [20, 100] }, '128k': { rounds: [100, 500] } })
+      .describe('Named dialogue-length profiles.'),
+    trainContexts: z
+      .array(z.string())
+      .min(1)
+      .default(['32k'])
+      .describe('Context profiles (names in `contexts`) drawn for train users.'),
+    testContexts: z
+      .array(z.string())
+      .min(1)
+      .default(['32k', '128k'])
+      .describe('Context profiles (names in `contexts`) drawn for test users.'),
+    roundsPerSession: IntRange(5, 15).describe('Rounds per session (M²A: 5–15 turns per session).'),
+    roundGapMinutes: Range(1, 4).describe('Minutes between rounds inside a session.'),
+    sessionGapMinutes: z
+      .number()
+      .min(1)
+      .default(60)
+      .describe('t_s: a gap of at least this many minutes separates sessions (PersonaVLM §3).'),
     dayPeriods: z
       .object({
-        morning: z.number().min(0).default(0.2),
-        midday: z.number().min(0).default(0.2),
-        afternoon: z.number().min(0).default(0.15),
-        evening: z.number().min(0).default(0.3),
-        night: z.number().min(0).default(0.15),
+        morning: z.number().min(0).default(0.2).describe('Weight of sessions starting in the morning.'),
+        midday: z.number().min(0).default(0.2).describe('Weight of sessions starting at midday.'),
+        afternoon: z.number().min(0).default(0.15).describe('Weight of sessions starting in the afternoon.'),
+        evening: z.number().min(0).default(0.3).describe('Weight of sessions starting in the evening.'),
+        night: z.number().min(0).default(0.15).describe('Weight of sessions starting at night.'),
       })
       .strict()
-      .prefault({}),
-    /** Multimodal rounds: ratio drawn per user in the range (PersonaVLM: > 15%). */
+      .prefault({})
+      .describe('Weights of session start periods (local clock hours in `[start, end)` of each period).'),
     multimodal: z
-      .object({ enabled: z.boolean().default(true), ratio: Range(0.15, 0.2) })
+      .object({
+        enabled: z.boolean().default(true).describe('Plan rounds that show an image.'),
+        ratio: Range(0.15, 0.2).describe('Share of multimodal rounds, drawn per user in `[min, max]`.'),
+      })
       .strict()
-      .prefault({}),
-    /** VitaBench's ≈20% noise interactions; kind weights. */
+      .prefault({})
+      .describe('Multimodal rounds: ratio drawn per user in the range (PersonaVLM: > 15%).'),
     noise: z
       .object({
-        ratio: z.number().min(0).max(0.6).default(0.2),
+        ratio: z
+          .number()
+          .min(0)
+          .max(0.6)
+          .default(0.2)
+          .describe('Share of rounds that are noise (VitaBench 2.0: about 20%).'),
         kinds: z
           .object({
-            irrelevant: z.number().min(0).default(0.3),
-            exploratory: z.number().min(0).default(0.25),
-            on_behalf: z.number().min(0).default(0.15),
-            impulse: z.number().min(0).default(0.15),
-            correction: z.number().min(0).default(0.15),
+            irrelevant: z.number().min(0).default(0.3).describe('Weight of off-topic requests.'),
+            exploratory: z
+              .number()
+              .min(0)
+              .default(0.25)
+              .describe("Weight of exploratory requests (trying something outside the user's preferences)."),
+            on_behalf: z.number().min(0).default(0.15).describe('Weight of requests made for someone else.'),
+            impulse: z.number().min(0).default(0.15).describe('Weight of one-off impulse choices.'),
+            correction: z
+              .number()
+              .min(0)
+              .default(0.15)
+              .describe('Weight of rounds where the user corrects themselves.'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('Weights of the noise kinds, normalised.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe("VitaBench's ≈20% noise interactions; kind weights.")
+      .describe('Noise interactions (rounds that carry no preference signal) and the weight of each kind.'),
     preferences: z
       .object({
-        /** Initial preferences per user (VitaBench: 25–68, scaled down for month-long dialogues). */
-        initial: IntRange(8, 20),
-        /**
-         * Category mix (VitaBench 2.0: food 35%, shopping 18.1%, travel 20.2%, entertainment 21%,
-         * long-tail 5%); lifestyle shares the long-tail 5% half and half. Normalised when drawn.
-         */
+        initial: IntRange(8, 20).describe(
+          'Initial preferences per user (VitaBench: 25–68, scaled down for month-long dialogues).',
+        ),
         mix: z
           .object({
-            food: z.number().min(0).default(0.35),
-            shopping: z.number().min(0).default(0.181),
-            travel: z.number().min(0).default(0.202),
-            entertainment: z.number().min(0).default(0.21),
-            lifestyle: z.number().min(0).default(0.025),
-            longtail: z.number().min(0).default(0.025),
+            food: z.number().min(0).default(0.35).describe('Weight of food preferences.'),
+            shopping: z.number().min(0).default(0.181).describe('Weight of shopping preferences.'),
+            travel: z.number().min(0).default(0.202).describe('Weight of travel preferences.'),
+            entertainment: z.number().min(0).default(0.21).describe('Weight of entertainment preferences.'),
+            lifestyle: z.number().min(0).default(0.025).describe('Weight of lifestyle preferences.'),
+            longtail: z.number().min(0).default(0.025).describe('Weight of long-tail preferences.'),
           })
           .strict()
-          .prefault({}),
-        /** Share of preferences that hold only in a context the assistant cannot see. @default 0.15 */
-        conditionalRatio: z.number().min(0).max(1).default(0.15),
+          .prefault({})
+          .describe(
+            'Category mix (VitaBench 2.0: food 35%, shopping 18.1%, travel 20.2%, entertainment 21%, long-tail 5%); lifestyle shares the long-tail 5% half and half. Normalised when drawn.',
+          ),
+        conditionalRatio: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.15)
+          .describe('Share of preferences that hold only in a context the assistant cannot see.'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Preferences each user starts with, their category mix and conditional share.'),
     drift: z
       .object({
-        /** VitaBench 2.0 per-user averages over its reference lifecycle. */
         perUserMeans: z
           .object({
-            add: z.number().min(0).default(36.07),
-            delete: z.number().min(0).default(7.52),
-            modify: z.number().min(0).default(4.79),
+            add: z
+              .number()
+              .min(0)
+              .default(36.07)
+              .describe('Mean preference additions per user (VitaBench 2.0: 36.07).'),
+            delete: z
+              .number()
+              .min(0)
+              .default(7.52)
+              .describe('Mean preference deletions per user (VitaBench 2.0: 7.52).'),
+            modify: z
+              .number()
+              .min(0)
+              .default(4.79)
+              .describe('Mean preference modifications per user (VitaBench 2.0: 4.79).'),
           })
           .strict()
-          .prefault({}),
-        /** VitaBench 2.0's average interaction duration per user, days. @default 1580 */
-        referenceHorizonDays: z.number().min(1).default(1580),
-        /** Reference-days of life per planned day (see the note above). @default 4 */
-        timeScale: z.number().min(0).default(4),
-        /**
-         * `lifecycle`: every user gets the per-user means whatever their horizon (VitaBench 2.0
-         * reports 36.1 / 7.5 / 4.8 changes per user), spread over the planned months;
-         * `horizon`: means scaled to the horizon by `timeScale`. @default horizon
-         */
-        counts: z.enum(['horizon', 'lifecycle']).default('horizon'),
-        /** Share of drift events that are implicit state changes. @default 0.3 */
-        implicitRatio: z.number().min(0).max(1).default(0.3),
+          .prefault({})
+          .describe('VitaBench 2.0 per-user averages over its reference lifecycle.'),
+        referenceHorizonDays: z
+          .number()
+          .min(1)
+          .default(1580)
+          .describe("VitaBench 2.0's average interaction duration per user, days."),
+        timeScale: z
+          .number()
+          .min(0)
+          .default(4)
+          .describe('Reference-days of life per planned day (see the note above).'),
+        counts: z
+          .enum(['horizon', 'lifecycle'])
+          .default('horizon')
+          .describe(
+            '`lifecycle`: every user gets the per-user means whatever their horizon (VitaBench 2.0 reports 36.1 / 7.5 / 4.8 changes per user), spread over the planned months; `horizon`: means scaled to the horizon by `timeScale`.',
+          ),
+        implicitRatio: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.3)
+          .describe('Share of drift events that are implicit state changes.'),
       })
       .strict()
-      .prefault({}),
-    /** Mean Big Five shifts per 30 days (each moves one trait by ±1). @default 1 */
-    personalityShiftsPer30Days: z.number().min(0).default(1),
+      .prefault({})
+      .describe(
+        'Preference drift: how many additions, deletions and modifications each user sees over the horizon.',
+      ),
+    personalityShiftsPer30Days: z
+      .number()
+      .min(0)
+      .default(1)
+      .describe('Mean Big Five shifts per 30 days (each moves one trait by ±1).'),
     people: z
-      .object({ count: IntRange(2, 5), changesPer30Days: z.number().min(0).default(1.5) })
+      .object({
+        count: IntRange(2, 5).describe('People per user, inclusive range.'),
+        changesPer30Days: z
+          .number()
+          .min(0)
+          .default(1.5)
+          .describe('Mean changes about these people per 30 days.'),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe("People in the user's life: how many, and how often one changes per 30 days."),
     goals: z
-      .object({ count: IntRange(1, 3), unknownRatio: z.number().min(0).max(1).default(0.3) })
+      .object({
+        count: IntRange(1, 3).describe('Goals per user, inclusive range.'),
+        unknownRatio: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.3)
+          .describe('Share of goals the user never states (to be inferred).'),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Goals per user, and the share the assistant is never told.'),
     habits: z
-      .object({ count: IntRange(1, 3), mentions: IntRange(1, 3) })
+      .object({
+        count: IntRange(1, 3).describe('Habits per user, inclusive range.'),
+        mentions: IntRange(1, 3).describe('Times each habit is mentioned, inclusive range.'),
+      })
       .strict()
-      .prefault({}),
-    /** M²A concept group: 3–4 concepts, 2–3 images each. */
+      .prefault({})
+      .describe('Habits per user, and how often each is mentioned.'),
     concepts: z
-      .object({ count: IntRange(3, 4), imagesPerConcept: IntRange(2, 3) })
+      .object({
+        count: IntRange(3, 4).describe('Concepts per group, inclusive range.'),
+        imagesPerConcept: IntRange(2, 3).describe('Images per concept, inclusive range.'),
+      })
       .strict()
-      .prefault({}),
-    qa: QaConfig.prefault({}),
-    images: ImagesConfig.prefault({}),
+      .prefault({})
+      .describe('M²A concept group: 3–4 concepts, 2–3 images each.'),
+    qa: QaConfig.prefault({}).describe(
+      'Question targets per user: counts per family, task weights, when they are asked.',
+    ),
+    images: ImagesConfig.prefault({}).describe('The image pool that multimodal rounds draw from.'),
   })
   .strict();
 export type PlanSettings = z.infer<typeof PlanSettings>;
@@ -195,16 +261,22 @@ type DeepPartial<T> = T extends readonly unknown[]
 export type PlanConfig = DeepPartial<z.input<typeof PlanSettings>>;
 
 function deepPartial(schema: z.ZodType, leaf: boolean): z.ZodType {
+  // The field's description stays (it is what the JSON Schema shows), whichever wrapper holds it.
+  let description = schema.description;
   let inner: z.ZodType = schema;
-  while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault) inner = inner.unwrap() as z.ZodType;
+  while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault) {
+    inner = inner.unwrap() as z.ZodType;
+    description ??= inner.description;
+  }
+  const described = (out: z.ZodType) => (description === undefined ? out : out.describe(description));
   // Leaves lose their defaults too: a default applied while parsing the file would hide the preset.
-  if (leaf || !(inner instanceof z.ZodObject)) return inner.optional();
+  if (leaf || !(inner instanceof z.ZodObject)) return described(inner.optional());
   const shape: Record<string, z.ZodType> = {};
   for (const [key, value] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
     // Records, tuples and the images section are replaced wholesale, not merged field by field.
     shape[key] = deepPartial(value, key === 'images');
   }
-  return z.object(shape).strict().optional();
+  return described(z.object(shape).strict().optional());
 }
 
 /**

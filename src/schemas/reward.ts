@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { LlmConfig } from './llm-config.js';
 
 /**
  * Wire and config schemas of the reward server (`persona-forge serve`). HTTP bodies use the
@@ -49,12 +48,17 @@ export type RewardItem = z.infer<typeof RewardItem>;
 
 export const RewardRequest = z
   .object({
-    /** One reward name or several (combined with `weights`). */
-    reward: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    reward: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+      .describe('One reward name or several (combined with `weights`).'),
     weights: z.array(z.number().finite()).min(1).optional(),
     items: z.array(RewardItem).min(1, 'items must hold at least one item (empty batch)'),
-    /** Per-request deadline; capped by `limits.maxRequestTimeoutMs`. */
-    timeout_ms: z.number().int().min(1).optional(),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Per-request deadline; capped by `limits.maxRequestTimeoutMs`.'),
   })
   .strict();
 export type RewardRequest = z.infer<typeof RewardRequest>;
@@ -70,12 +74,21 @@ export const RewardUsage = z
     judge_calls: z.number().int(),
     judge_items: z.number().int(),
     cache_hits: z.number().int(),
-    /** Judge items whose call failed (after the single-item retry): equal to the judge items when the judge is down. */
-    judge_failed: z.number().int().optional(),
-    /** True when any judge answer in this response came from the offline heuristic judges. */
-    offline: z.boolean(),
-    /** Per reward function: how its value was produced (`rule`, `llm-judge`, `offline-heuristic`, …). */
-    scorers: z.record(z.string(), z.string()),
+    judge_failed: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Judge items whose call failed (after the single-item retry): equal to the judge items when the judge is down.',
+      ),
+    offline: z
+      .boolean()
+      .describe('True when any judge answer in this response came from the offline heuristic judges.'),
+    scorers: z
+      .record(z.string(), z.string())
+      .describe(
+        'Per reward function: how its value was produced (`rule`, `llm-judge`, `offline-heuristic`, …).',
+      ),
     judge_model: z.string(),
     prompt_version: z.string(),
     elapsed_ms: z.number(),
@@ -87,13 +100,15 @@ export type RewardUsage = z.infer<typeof RewardUsage>;
 /** The rewards a trainer should use: every failure resolved by the configured `onFailure` policy. */
 export const TrainerRewardsBody = z
   .object({
-    /** Finite numbers in item order, or null when the policy refuses the batch (the plugin raises). */
-    rewards: z.array(z.number()).nullable(),
+    rewards: z
+      .array(z.number())
+      .nullable()
+      .describe(
+        'Finite numbers in item order, or null when the policy refuses the batch (the plugin raises).',
+      ),
     policy: z.enum(['none', 'neutral', 'fail', 'value']),
-    /** Items whose value came from the policy. */
-    filled: z.number().int(),
-    /** Failure codes of those items, counted. */
-    codes: z.record(z.string(), z.number().int()),
+    filled: z.number().int().describe('Items whose value came from the policy.'),
+    codes: z.record(z.string(), z.number().int()).describe('Failure codes of those items, counted.'),
     reason: z.string().optional(),
   })
   .strict();
@@ -101,13 +116,15 @@ export type TrainerRewardsBody = z.infer<typeof TrainerRewardsBody>;
 
 export const RewardResponse = z
   .object({
-    /** Raw rewards: null where the item failed or the reward does not apply (see `errors`). */
-    rewards: z.array(z.number().nullable()),
+    rewards: z
+      .array(z.number().nullable())
+      .describe('Raw rewards: null where the item failed or the reward does not apply (see `errors`).'),
     components: z.record(z.string(), z.array(z.number().nullable())),
     errors: z.array(RewardItemError),
     usage: RewardUsage,
-    /** What a trainer should train on (set by the server; absent from the bare scoring library). */
-    trainer: TrainerRewardsBody.optional(),
+    trainer: TrainerRewardsBody.optional().describe(
+      'What a trainer should train on (set by the server; absent from the bare scoring library).',
+    ),
   })
   .strict();
 export type RewardResponse = z.infer<typeof RewardResponse>;
@@ -117,8 +134,12 @@ export const OpenRlhfRequest = z
   .object({
     query: z.array(z.string()).min(1, 'query must hold at least one item (empty batch)'),
     prompts: z.array(z.string()).optional(),
-    /** The dataset's label column: any JSON value (a string is the solution; an object is spread into columns). */
-    labels: z.array(z.unknown()).optional(),
+    labels: z
+      .array(z.unknown())
+      .optional()
+      .describe(
+        "The dataset's label column: any JSON value (a string is the solution; an object is spread into columns).",
+      ),
   })
   .passthrough()
   .superRefine((value, context) => {
@@ -148,11 +169,20 @@ export const MemoryRetrieveRequest = z
     keywords: z.string(),
     start_time: z.string().nullable().optional(),
     end_time: z.string().nullable().optional(),
-    /** Point in time the snapshot is taken at (for `user_id`); defaults to `end_time` or the latest. */
-    time: z.string().nullable().optional(),
-    /** Sets the semantic k (SPEC.md §1 default 4); episodic and procedural keep their defaults. */
-    k: z.number().int().min(1).max(50).optional(),
-    /** Full per-type control; wins over `k`. */
+    time: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Point in time the snapshot is taken at (for `user_id`); defaults to `end_time` or the latest.',
+      ),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe('Sets the semantic k (SPEC.md §1 default 4); episodic and procedural keep their defaults.'),
     top_k: z
       .object({
         semantic: z.number().int().min(0).max(50).optional(),
@@ -160,9 +190,12 @@ export const MemoryRetrieveRequest = z
         procedural: z.number().int().min(0).max(50).optional(),
       })
       .strict()
-      .optional(),
-    /** Entry ids already returned in this trajectory (never returned twice, SPEC.md §1). */
-    exclude: z.array(z.string()).optional(),
+      .optional()
+      .describe('Full per-type control; wins over `k`.'),
+    exclude: z
+      .array(z.string())
+      .optional()
+      .describe('Entry ids already returned in this trajectory (never returned twice, SPEC.md §1).'),
   })
   .strict()
   // Exported RL rows carry `memory_snapshot: ""` when there is none: that counts as absent.
@@ -172,165 +205,9 @@ export const MemoryRetrieveRequest = z
   });
 export type MemoryRetrieveRequest = z.infer<typeof MemoryRetrieveRequest>;
 
-const FormatWeights = z
-  .object({
-    /** Credit for a non-empty leading `<think>…</think>`. */
-    think: z.number().min(0).default(0.25),
-    /** Credit for exactly one `<answer>` or `<retrieve>` block after it, nothing else around. */
-    action: z.number().min(0).default(0.25),
-    /** Credit for a valid payload (non-empty answer, or retrieve JSON with valid fields). */
-    payload: z.number().min(0).default(0.5),
-    /** Payload credit kept when retrieve JSON parses but a field is invalid. */
-    partialPayload: z.number().min(0).default(0.25),
-    /** Op-list tasks: factor applied when two operations touch the same path (one op per attribute, SPEC.md §2). */
-    duplicatePathFactor: z.number().min(0).max(1).default(0.5),
-  })
-  .strict();
-
-/** A failed item's value for trainers: `neutral` (its group's mean), `fail` (refuse the batch) or a fixed value. */
-export const FailurePolicyConfig = z.union([
-  z.enum(['neutral', 'fail']),
-  z.object({ value: z.number().finite() }).strict(),
-]);
-
-/**
- * End and pad tokens OpenRLHF leaves in `query` (it decodes with `skip_special_tokens=False`):
- * Qwen/ChatML, Llama 3, Llama 2/Mistral, Gemma and the common pad tokens.
- */
-export const DEFAULT_STRIP_TOKENS = [
-  '<|im_end|>',
-  '<|endoftext|>',
-  '<|eot_id|>',
-  '<|end_of_text|>',
-  '<|finetune_right_pad_id|>',
-  '</s>',
-  '<end_of_turn>',
-  '<eos>',
-  '<pad>',
-  '[PAD]',
-];
-
-/** The reward server config file (`rewards.yaml`). */
-export const RewardServerConfig = z
-  .object({
-    server: z
-      .object({
-        host: z.string().default('127.0.0.1'),
-        port: z.number().int().min(0).max(65535).default(8000),
-        /** Environment variable holding the bearer token; no auth when unset. */
-        tokenEnv: z.string().optional(),
-      })
-      .strict()
-      .prefault({}),
-    limits: z
-      .object({
-        bodyLimitBytes: z
-          .number()
-          .int()
-          .min(1024)
-          .default(8 * 1024 * 1024),
-        maxItems: z.number().int().min(1).default(4096),
-        requestTimeoutMs: z.number().int().min(1).default(60_000),
-        maxRequestTimeoutMs: z.number().int().min(1).default(600_000),
-      })
-      .strict()
-      .prefault({}),
-    llm: LlmConfig.prefault({}),
-    judge: z
-      .object({
-        /** The llm layer role that serves the judge. */
-        role: z.string().default('judge'),
-        /** Use the labelled offline heuristic judges when the role has no endpoint. Off for training. */
-        allowOffline: z.boolean().default(false),
-        /** Items packed into one judge call. */
-        batchSize: z.number().int().min(1).max(64).default(8),
-        temperature: z.number().min(0).max(2).default(0),
-        maxTokens: z.number().int().min(16).default(1024),
-        /** How long `/health` reuses its judge probe. */
-        healthTtlMs: z.number().int().min(0).default(5000),
-      })
-      .strict()
-      .prefault({}),
-    cache: z
-      .object({
-        enabled: z.boolean().default(true),
-        maxEntries: z.number().int().min(1).default(200_000),
-        /** JSONL file judge results are appended to and replayed from at start. */
-        file: z.string().optional(),
-      })
-      .strict()
-      .prefault({}),
-    functions: z
-      .object({
-        format: FormatWeights.prefault({}),
-        accuracy: z
-          .object({
-            /** Offline open-ended heuristic: token F1 at or above this counts as correct. */
-            offlineF1Threshold: z.number().min(0).max(1).default(0.5),
-          })
-          .strict()
-          .prefault({}),
-        tree_ops: z
-          .object({
-            /** Blend of the judge score and the structural score (SPEC.md §2); offline uses structure only. */
-            judgeWeight: z.number().min(0).default(0.7),
-            structuralWeight: z.number().min(0).default(0.3),
-          })
-          .strict()
-          .prefault({}),
-        personavlm: z
-          .object({
-            /** r = f_acc + f_cons + 0.5·f_format (SPEC.md §1, PersonaVLM RL reward). */
-            accuracy: z.number().default(1),
-            consistency: z.number().default(1),
-            format: z.number().default(0.5),
-          })
-          .strict()
-          .prefault({}),
-      })
-      .strict()
-      .prefault({}),
-    /**
-     * What trainers get for an item whose reward failed (ms-swift's `nansum` would count a null as 0).
-     * `rewards` overrides `default` per reward name (a list of rewards: names joined with `+`).
-     */
-    onFailure: z
-      .object({
-        default: FailurePolicyConfig.default('neutral'),
-        /** A batch with no scored item at all: `fail` (the plugin raises, `/get_reward` answers 503) or `neutral` (one constant). */
-        whenAllFailed: z.enum(['fail', 'neutral']).default('fail'),
-        rewards: z.record(z.string(), FailurePolicyConfig).default({}),
-      })
-      .strict()
-      .prefault({}),
-    /** `/get_reward` (OpenRLHF). */
-    openrlhf: z
-      .object({
-        /** Which reward to compute for each query. */
-        reward: z.string().default('personavlm'),
-        /**
-         * OpenRLHF's `--rollout.n_samples_per_prompt`: completions of one prompt arrive in separate
-         * requests, so a failed one waits for its group to fill it from its siblings (advantage 0).
-         * A `group_size` query parameter on the reward URL wins. Unset: groups never span requests.
-         */
-        groupSize: z.number().int().min(1).optional(),
-        /** Longest wait for the rest of a group (OpenRLHF's client gives up after 180 s). */
-        groupWaitMs: z.number().int().min(1).default(120_000),
-        /** Special tokens removed from `query` and `prompts` before scoring (end and pad tokens). */
-        stripTokens: z.array(z.string().min(1)).default(DEFAULT_STRIP_TOKENS),
-      })
-      .strict()
-      .prefault({}),
-    memory: z
-      .object({
-        /** Run directory whose `memory/memory.jsonl` holds per-user snapshots for `user_id` lookups. */
-        runDir: z.string().optional(),
-        /** Memories built from snapshots kept ready (their indexes are built once). */
-        cacheEntries: z.number().int().min(1).default(64),
-      })
-      .strict()
-      .prefault({}),
-  })
-  .strict();
-export type RewardServerConfig = z.infer<typeof RewardServerConfig>;
-export type RewardServerConfigInput = z.input<typeof RewardServerConfig>;
+export {
+  DEFAULT_STRIP_TOKENS,
+  FailurePolicyConfig,
+  RewardServerConfig,
+  type RewardServerConfigInput,
+} from './reward-server-config.js';

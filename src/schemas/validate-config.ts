@@ -21,18 +21,43 @@ const DEFAULT_BLOCKLIST = [
 
 export const JudgeConfig = z
   .object({
-    /** Run the judge checks at all. @default true */
-    enabled: z.boolean().default(true),
-    checks: z.array(JudgeCheckName).default(['coherence', 'safety', 'persona_consistency', 'fact_expressed']),
-    /** Sessions per user sent to a model judge (cost bound; offline heuristics see every session). @default 2 */
-    sessionsPerUser: z.number().int().min(1).default(2),
-    /** A judge score (0–1) below this fails the check. @default 0.5 */
-    minScore: z.number().min(0).max(1).default(0.5),
-    /** Quarantine users failing a judge check (rule failures always quarantine). @default true */
-    quarantine: z.boolean().default(true),
-    blocklist: z.array(z.string().min(1)).default(DEFAULT_BLOCKLIST),
-    /** Offline coherence: a session may repeat the same normalised turn text at most this many times. @default 1 */
-    maxRepeatsPerSession: z.number().int().min(1).default(1),
+    enabled: z.boolean().default(true).describe('Run the judge checks at all.'),
+    checks: z
+      .array(JudgeCheckName)
+      .default(['coherence', 'safety', 'persona_consistency', 'fact_expressed'])
+      .describe(
+        'Judge checks run on each sampled session: coherence, safety, persona_consistency, fact_expressed.',
+      ),
+    sessionsPerUser: z
+      .number()
+      .int()
+      .min(1)
+      .default(2)
+      .describe(
+        'Sessions per user sent to a model judge (cost bound; offline heuristics see every session).',
+      ),
+    minScore: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .describe('A judge score (0–1) below this fails the check.'),
+    quarantine: z
+      .boolean()
+      .default(true)
+      .describe('Quarantine users failing a judge check (rule failures always quarantine).'),
+    blocklist: z
+      .array(z.string().min(1))
+      .default(DEFAULT_BLOCKLIST)
+      .describe('Phrases the offline safety check refuses (lower-case, matched on word boundaries).'),
+    maxRepeatsPerSession: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .describe(
+        'Offline coherence: a session may repeat the same normalised turn text at most this many times.',
+      ),
   })
   .strict();
 export type JudgeConfig = z.infer<typeof JudgeConfig>;
@@ -40,26 +65,48 @@ export type JudgeConfig = z.infer<typeof JudgeConfig>;
 /** MinHash + LSH near-duplicate detection (word shingles). */
 export const DedupConfig = z
   .object({
-    enabled: z.boolean().default(true),
-    /** Words per shingle. @default 3 */
-    shingleWords: z.number().int().min(1).default(3),
-    /** MinHash permutations; must equal bands × rows. @default 64 */
-    numPerm: z.number().int().min(8).default(64),
-    /** LSH bands (rows = numPerm / bands); 8×8 puts the S-curve knee near Jaccard 0.77. @default 8 */
-    bands: z.number().int().min(1).default(8),
-    /** Estimated Jaccard at or above which two utterances are near-duplicates. @default 0.9 */
-    utteranceThreshold: z.number().min(0).max(1).default(0.9),
-    /** Estimated Jaccard at or above which two whole dialogues (user turns) are near-duplicates. @default 0.8 */
-    dialogueThreshold: z.number().min(0).max(1).default(0.8),
-    /** Utterances shorter than this (words) are skipped: greetings repeat legitimately. @default 8 */
-    minUtteranceWords: z.number().int().min(1).default(8),
-    /**
-     * A user is quarantined when more than this fraction of their user utterances are
-     * near-duplicates of earlier utterances (their own or another user's). @default 0.5
-     */
-    maxDuplicateUtteranceRatio: z.number().min(0).max(1).default(0.5),
-    /** Quarantine a user whose whole dialogue near-duplicates an earlier user's. @default true */
-    quarantineDuplicateDialogues: z.boolean().default(true),
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe('Run near-duplicate detection over utterances and dialogues.'),
+    shingleWords: z.number().int().min(1).default(3).describe('Words per shingle.'),
+    numPerm: z.number().int().min(8).default(64).describe('MinHash permutations; must equal bands × rows.'),
+    bands: z
+      .number()
+      .int()
+      .min(1)
+      .default(8)
+      .describe('LSH bands (rows = numPerm / bands); 8×8 puts the S-curve knee near Jaccard 0.77.'),
+    utteranceThreshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.9)
+      .describe('Estimated Jaccard at or above which two utterances are near-duplicates.'),
+    dialogueThreshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.8)
+      .describe('Estimated Jaccard at or above which two whole dialogues (user turns) are near-duplicates.'),
+    minUtteranceWords: z
+      .number()
+      .int()
+      .min(1)
+      .default(8)
+      .describe('Utterances shorter than this (words) are skipped: greetings repeat legitimately.'),
+    maxDuplicateUtteranceRatio: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .describe(
+        "A user is quarantined when more than this fraction of their user utterances are near-duplicates of earlier utterances (their own or another user's).",
+      ),
+    quarantineDuplicateDialogues: z
+      .boolean()
+      .default(true)
+      .describe("Quarantine a user whose whole dialogue near-duplicates an earlier user's."),
   })
   .strict()
   .refine((value) => value.numPerm % value.bands === 0, {
@@ -71,25 +118,52 @@ export type DedupConfig = z.infer<typeof DedupConfig>;
 /** The `validate:` section of a pipeline file. Every default here is a documented domain number (SPEC.md). */
 export const ValidateConfig = z
   .object({
-    /** t_s: a gap of at least this many minutes starts a new session (SPEC.md §1: 60). */
-    sessionGapMinutes: z.number().min(0).default(60),
-    /** Most `<retrieve>` steps per reasoning trajectory (SPEC.md §1: 3). */
-    maxRetrievals: z.number().int().min(1).default(3),
-    /** Options of a multiple-choice question (Persona-MME / PersonaMem: 4). */
-    mcOptions: z.number().int().min(2).default(4),
-    /** Fraction of a slot's keywords its turn must contain to count as expressed. @default 1 */
-    slotKeywordFraction: z.number().min(0).max(1).default(1),
-    /** Image pool folder, relative to the run directory (the built-in pool is `plan/images`); when set, every pool image file must exist there. @default null */
-    imagePoolDir: z.string().nullable().default(null),
-    /** Failing examples kept per check in validation.json. @default 20 */
-    maxExamplesPerCheck: z.number().int().min(0).default(20),
-    /**
-     * Fail the run (exit 1, after writing everything) when a fidelity figure is off its target, as
-     * `run --strict` does. Without it the alarms are printed at the end of the run. @default false
-     */
-    strict: z.boolean().default(false),
-    judges: JudgeConfig.prefault({}),
-    dedup: DedupConfig.prefault({}),
+    sessionGapMinutes: z
+      .number()
+      .min(0)
+      .default(60)
+      .describe('t_s: a gap of at least this many minutes starts a new session (SPEC.md §1: 60).'),
+    maxRetrievals: z
+      .number()
+      .int()
+      .min(1)
+      .default(3)
+      .describe('Most `<retrieve>` steps per reasoning trajectory (SPEC.md §1: 3).'),
+    mcOptions: z
+      .number()
+      .int()
+      .min(2)
+      .default(4)
+      .describe('Options of a multiple-choice question (Persona-MME / PersonaMem: 4).'),
+    slotKeywordFraction: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(1)
+      .describe("Fraction of a slot's keywords its turn must contain to count as expressed."),
+    imagePoolDir: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe(
+        'Image pool folder, relative to the run directory (the built-in pool is `plan/images`); when set, every pool image file must exist there.',
+      ),
+    maxExamplesPerCheck: z
+      .number()
+      .int()
+      .min(0)
+      .default(20)
+      .describe('Failing examples kept per check in validation.json.'),
+    strict: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Fail the run (exit 1, after writing everything) when a fidelity figure is off its target, as `run --strict` does. Without it the alarms are printed at the end of the run.',
+      ),
+    judges: JudgeConfig.prefault({}).describe(
+      'Judge checks (a model judge, or offline heuristics when the judge role has no endpoint).',
+    ),
+    dedup: DedupConfig.prefault({}).describe('MinHash + LSH near-duplicate detection over word shingles.'),
   })
   .strict();
 export type ValidateConfig = z.infer<typeof ValidateConfig>;
@@ -106,8 +180,9 @@ export const FailureExample = z
 export const ValidationReport = z
   .object({
     schemaVersion: z.literal(1),
-    /** True when the judges were offline heuristics or the corpus came from the offline realizer. */
-    offline: z.boolean(),
+    offline: z
+      .boolean()
+      .describe('True when the judges were offline heuristics or the corpus came from the offline realizer.'),
     judgeMode: z.string(),
     realizers: z.record(z.string(), z.number().int()),
     totals: z
@@ -123,10 +198,18 @@ export const ValidationReport = z
         traces: z.number().int(),
         usersWithMemory: z.number().int(),
         quarantinedUsers: z.number().int(),
-        /** Rounds and sessions removed from users that are otherwise kept (absent in older runs). */
-        quarantinedUnits: z.number().int().optional(),
-        /** Questions left out because their evidence sat in a removed unit (absent in older runs). */
-        droppedQa: z.number().int().optional(),
+        quarantinedUnits: z
+          .number()
+          .int()
+          .optional()
+          .describe('Rounds and sessions removed from users that are otherwise kept (absent in older runs).'),
+        droppedQa: z
+          .number()
+          .int()
+          .optional()
+          .describe(
+            'Questions left out because their evidence sat in a removed unit (absent in older runs).',
+          ),
         ruleFailures: z.number().int(),
         judgeFailures: z.number().int(),
       })
@@ -176,11 +259,6 @@ export const ValidationReport = z
         ),
       })
       .strict(),
-    /**
-     * Does the corpus say what its labels say (defect rates, target 0 or a budget) and match the
-     * published shapes and proportions (measured beside the paper's or real file's figure)?
-     * Absent in runs validated before it existed.
-     */
     fidelity: z
       .record(
         z.string(),
@@ -198,11 +276,10 @@ export const ValidationReport = z
           })
           .strict(),
       )
-      .optional(),
-    /**
-     * Rounds (`turn`: a user turn and its reply) and sessions quarantined from users otherwise
-     * kept, with the turn ids each removes (export leaves them and their memory targets out).
-     */
+      .optional()
+      .describe(
+        "Does the corpus say what its labels say (defect rates, target 0 or a budget) and match the published shapes and proportions (measured beside the paper's or real file's figure)? Absent in runs validated before it existed.",
+      ),
     units: z
       .array(
         z
@@ -216,30 +293,35 @@ export const ValidationReport = z
           })
           .strict(),
       )
-      .optional(),
-    /** Questions whose evidence sat in a quarantined unit: dropped, never exported unanswerable. */
+      .optional()
+      .describe(
+        'Rounds (`turn`: a user turn and its reply) and sessions quarantined from users otherwise kept, with the turn ids each removes (export leaves them and their memory targets out).',
+      ),
     droppedQa: z
       .array(z.object({ userId: z.string(), qaId: z.string(), reason: z.string() }).strict())
-      .optional(),
-    /** Every quarantined user with the checks that failed (export skips them). */
-    quarantined: z.array(
-      z.object({ userId: z.string(), checks: z.array(z.string()), reasons: z.array(z.string()) }).strict(),
-    ),
-    /** Per-user figures for the report (turns, sessions, failures by check). */
-    users: z.array(
-      z
-        .object({
-          userId: z.string(),
-          split: z.string(),
-          sessions: z.number().int(),
-          turns: z.number().int(),
-          imageTurns: z.number().int(),
-          qa: z.number().int(),
-          failures: z.record(z.string(), z.number().int()),
-          quarantined: z.boolean(),
-        })
-        .strict(),
-    ),
+      .optional()
+      .describe('Questions whose evidence sat in a quarantined unit: dropped, never exported unanswerable.'),
+    quarantined: z
+      .array(
+        z.object({ userId: z.string(), checks: z.array(z.string()), reasons: z.array(z.string()) }).strict(),
+      )
+      .describe('Every quarantined user with the checks that failed (export skips them).'),
+    users: z
+      .array(
+        z
+          .object({
+            userId: z.string(),
+            split: z.string(),
+            sessions: z.number().int(),
+            turns: z.number().int(),
+            imageTurns: z.number().int(),
+            qa: z.number().int(),
+            failures: z.record(z.string(), z.number().int()),
+            quarantined: z.boolean(),
+          })
+          .strict(),
+      )
+      .describe('Per-user figures for the report (turns, sessions, failures by check).'),
   })
   .strict();
 export type ValidationReport = z.infer<typeof ValidationReport>;

@@ -227,6 +227,7 @@ export async function forEachRow(
 function plain(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Vector) return [...value].map(plain);
+  if (ArrayBuffer.isView(value)) return value; // binary cells (embedded image bytes) stay bytes
   if (Array.isArray(value)) return value.map(plain);
   const json = (value as { toJSON?: () => unknown }).toJSON?.() ?? value;
   return Object.fromEntries(

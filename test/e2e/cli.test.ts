@@ -72,5 +72,11 @@ describe('persona-forge CLI', () => {
     );
     const recipe = JSON.parse(await readFile(join(dir, 'schemas/recipe.schema.json'), 'utf8'));
     expect(recipe.type).toBe('object');
+    // What it writes is what ships in schemas/ (the files the shipped YAML names on line 1).
+    for (const name of ['pipeline', 'recipe', 'recipe-base', 'rewards']) {
+      expect(await readFile(join(dir, `schemas/${name}.schema.json`), 'utf8')).toBe(
+        await readFile(join(repoRoot, `schemas/${name}.schema.json`), 'utf8'),
+      );
+    }
   });
 });

@@ -119,6 +119,39 @@ describe('dataset card and push', () => {
     expect(push.stderr).toContain(`persona-forge push ${join(run, 'export')} --repo me/demo`);
     expect((await pf(['push', join(run, 'export'), '--repo', 'me/demo', '--dry-run'])).code).toBe(0);
   });
+
+  it('images are the datasets Image feature in the Parquet files and the card (bytes embedded), paths in jsonl', async () => {
+    const { parse } = await import('yaml');
+    const { parquetMetadata, parquetReadObjects } = await import('hyparquet');
+    const card = parse(
+      (await readFile(join(run, 'export/README.md'), 'utf8')).split('---\n')[1] as string,
+    ) as {
+      dataset_info: Array<{ config_name: string; features: Array<Record<string, string>> }>;
+    };
+    for (const info of card.dataset_info)
+      expect(info.features.find((feature) => feature.name === 'images')).toEqual({
+        name: 'images',
+        sequence: 'image',
+      });
+    const bytes = await readFile(join(run, 'export/sft/train.parquet'));
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    const kv = parquetMetadata(file).key_value_metadata ?? [];
+    const features = JSON.parse(kv.find((entry) => entry.key === 'huggingface')?.value as string).info
+      .features;
+    expect(features.images).toEqual({ feature: { _type: 'Image' }, _type: 'List' });
+    const rows = (await parquetReadObjects({ file, utf8: false })) as Array<{
+      images: Array<{ bytes: Uint8Array; path: string }>;
+    }>;
+    const jsonl = (await readFile(join(run, 'export/sft/train.jsonl'), 'utf8')).trim().split('\n');
+    const image = rows.flatMap((row) => row.images)[0];
+    expect(image).toBeDefined();
+    expect(
+      Buffer.from(image?.bytes as Uint8Array).equals(
+        await readFile(join(run, 'export', image?.path as string)),
+      ),
+    ).toBe(true);
+    expect(jsonl.some((line) => line.includes(`"images":["${image?.path}"`))).toBe(true);
+  });
 });
 
 describe('progress and interruption', () => {

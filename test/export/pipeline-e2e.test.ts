@@ -114,6 +114,7 @@ describe('plan → offline synth → memory → validate → export', () => {
     expect(
       summary.eval.personaMme.questions + summary.eval.personamem.questions + summary.eval.locomo.questions,
     ).toBeGreaterThan(0);
+    let embedded = 0;
     for (const kind of ['sft', 'rl']) {
       for (const split of ['train', 'test']) {
         const text = await readFile(join(outDir, kind, `${split}.jsonl`), 'utf8');
@@ -123,12 +124,24 @@ describe('plan → offline synth → memory → validate → export', () => {
           .map((line) => JSON.parse(line));
         expect(expected.length, `${kind}/${split}`).toBeGreaterThan(0);
         const bytes = await readFile(join(outDir, kind, `${split}.parquet`));
+        // utf8: false keeps the image bytes (binary) as bytes; string columns still read as text.
         const rows = await parquetReadObjects({
           file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+          utf8: false,
         });
-        expect(rows).toEqual(expected);
+        // Parquet `images` are the Image feature: each path with the pool file's bytes.
+        const images = rows.flatMap((row) => row.images as Array<{ bytes: Uint8Array; path: string }>);
+        expect(
+          rows.map((row) => ({ ...row, images: row.images.map((image: { path: string }) => image.path) })),
+        ).toEqual(expected);
+        for (const image of images)
+          expect(Buffer.from(image.bytes).equals(await readFile(join(outDir, image.path))), image.path).toBe(
+            true,
+          );
+        embedded += images.length;
       }
     }
+    expect(embedded).toBeGreaterThan(0);
     const reasoning = (await readFile(join(outDir, 'sft', 'train.jsonl'), 'utf8'))
       .split('\n')
       .find((line) => line.includes('"task":"reasoning"'));

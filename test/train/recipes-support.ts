@@ -1,2 +1,5 @@
-export { recipeJsonSchema as recipeJsonSchemaOf } from '../../src/schemas/recipe.js';
+import { shippedJsonSchemas } from '../../src/config/index.js';
+
+/** The shipped recipe JSON Schema (`schemas/recipe.schema.json`). */
+export const recipeJsonSchemaOf = () => shippedJsonSchemas()['recipe.schema.json'];
 export { buildTrainCommand, formatDryRun, loadRecipe, planNodes } from '../../src/train/index.js';

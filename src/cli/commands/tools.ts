@@ -48,14 +48,16 @@ async function readJsonOrJsonl(path: string): Promise<unknown> {
 export function registerToolCommands(program: Command): void {
   program
     .command('schema')
-    .description('write JSON Schemas for pipeline and recipe files (for editor completion)')
-    .requiredOption('--out <dir>', 'directory to write pipeline.schema.json and recipe.schema.json into')
+    .description(
+      'write the JSON Schemas of pipeline, recipe and rewards files (the ones shipped in schemas/) for editor completion',
+    )
+    .requiredOption(
+      '--out <dir>',
+      'directory to write pipeline, recipe, recipe-base and rewards .schema.json into',
+    )
     .action(async (flags: { out: string }) => {
       const { writeJsonSchemas } = await import('../../config/index.js');
-      const { PipelineConfig } = await import('../../schemas/pipeline.js');
-      const { Recipe } = await import('../../schemas/recipe.js');
-      const written = await writeJsonSchemas(flags.out, { pipeline: PipelineConfig, recipe: Recipe });
-      for (const path of written) console.log(path);
+      for (const path of await writeJsonSchemas(flags.out)) console.log(path);
     });
 
   program

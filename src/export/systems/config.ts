@@ -13,20 +13,29 @@ const IntRange = (min: number, max: number) =>
  */
 export const M2aSystemConfig = z
   .object({
-    /** Write `export/eval/m2a/`. @default false */
-    enabled: z.boolean().default(false),
-    /** A LoCoMo-format file (a list like `locomo10.json`, or one record), relative to the working directory; user i gets record i mod n. */
-    hostFile: z.string().min(1).optional(),
-    hostFormat: z.literal('locomo').default('locomo'),
-    /**
-     * Insert after host session `position` (1-based). @default a seeded draw among the positions
-     * whose gap fits the sessions (M²A draws `randint(1, n_host − 1)`)
-     */
-    position: z.number().int().min(1).optional(),
-    /** Which users get a merged conversation. @default ['train', 'test'] */
-    splits: z.array(z.enum(['train', 'test'])).default(['train', 'test']),
-    /** Inject one visual QA item (category 5) per concept shown in the conversation (M²A `inject_vqa_data`). @default true */
-    vqa: z.boolean().default(true),
+    enabled: z.boolean().default(false).describe('Write `export/eval/m2a/`.'),
+    hostFile: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A LoCoMo-format file (a list like `locomo10.json`, or one record), relative to the working directory; user i gets record i mod n.',
+      ),
+    hostFormat: z
+      .literal('locomo')
+      .default('locomo')
+      .describe('Format of the host file (LoCoMo is the one M²A uses).'),
+    position: z.number().int().min(1).optional().describe('Insert after host session `position` (1-based).'),
+    splits: z
+      .array(z.enum(['train', 'test']))
+      .default(['train', 'test'])
+      .describe('Which users get a merged conversation.'),
+    vqa: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Inject one visual QA item (category 5) per concept shown in the conversation (M²A `inject_vqa_data`).',
+      ),
   })
   .strict();
 export type M2aSystemConfig = z.infer<typeof M2aSystemConfig>;
@@ -36,16 +45,25 @@ export type M2aSystemConfig = z.infer<typeof M2aSystemConfig>;
  */
 export const VitaBenchSystemConfig = z
   .object({
-    /** Write `export/eval/vitabench/tasks.json`. @default false */
-    enabled: z.boolean().default(false),
-    /** Temporally ordered subtasks per user (VitaBench 2.0: 10–20, ≈ 14 on average). @default [10, 20] */
-    subtasks: IntRange(10, 20),
-    /** Which users get a task. @default ['train', 'test'] */
-    splits: z.array(z.enum(['train', 'test'])).default(['train', 'test']),
-    /** Minutes after the last interaction of its day at which a subtask happens. @default 30 */
-    delayMinutes: z.number().min(0.1).default(30),
-    /** Most rubric assertions per subtask (focal preference first). @default 4 */
-    maxRubrics: z.number().int().min(1).default(4),
+    enabled: z.boolean().default(false).describe('Write `export/eval/vitabench/tasks.json`.'),
+    subtasks: IntRange(10, 20).describe(
+      'Temporally ordered subtasks per user (VitaBench 2.0: 10–20, ≈ 14 on average).',
+    ),
+    splits: z
+      .array(z.enum(['train', 'test']))
+      .default(['train', 'test'])
+      .describe('Which users get a task.'),
+    delayMinutes: z
+      .number()
+      .min(0.1)
+      .default(30)
+      .describe('Minutes after the last interaction of its day at which a subtask happens.'),
+    maxRubrics: z
+      .number()
+      .int()
+      .min(1)
+      .default(4)
+      .describe('Most rubric assertions per subtask (focal preference first).'),
   })
   .strict();
 export type VitaBenchSystemConfig = z.infer<typeof VitaBenchSystemConfig>;
@@ -57,8 +75,12 @@ export type VitaBenchSystemConfig = z.infer<typeof VitaBenchSystemConfig>;
  */
 export const SystemsConfig = z
   .object({
-    m2a: M2aSystemConfig.prefault({}),
-    vitabench: VitaBenchSystemConfig.prefault({}),
+    m2a: M2aSystemConfig.prefault({}).describe(
+      'M²A evaluation set: concept sessions spliced into a host conversation (`export/eval/m2a/`).',
+    ),
+    vitabench: VitaBenchSystemConfig.prefault({}).describe(
+      'VitaBench 2.0 personalization tasks (`export/eval/vitabench/tasks.json`).',
+    ),
   })
   .strict();
 export type SystemsConfig = z.infer<typeof SystemsConfig>;
