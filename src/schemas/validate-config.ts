@@ -26,6 +26,13 @@ export const JudgeConfig = z
     checks: z.array(JudgeCheckName).default(['coherence', 'safety', 'persona_consistency', 'fact_expressed']),
     /** Sessions per user sent to a model judge (cost bound; offline heuristics see every session). @default 2 */
     sessionsPerUser: z.number().int().min(1).default(2),
+    /** Sessions packed into one model judge call (a failed pack is retried one session at a time). @default 4 */
+    sessionsPerCall: z.number().int().min(1).default(4),
+    /**
+     * Also ask the model judge about planned facts the check-on-write and the rule reader already
+     * settled as said (they count as expressed without it). @default false
+     */
+    askSettled: z.boolean().default(false),
     /** A judge score (0–1) below this fails the check. @default 0.5 */
     minScore: z.number().min(0).max(1).default(0.5),
     /** Quarantine users failing a judge check (rule failures always quarantine). @default true */
