@@ -121,7 +121,11 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
       promptTokens,
       cachedPromptTokens,
       completionTokens,
-      costUsd: endpoint === undefined ? 0 : estimateCost({ promptTokens, completionTokens }, endpoint),
+      // Cached prompt tokens at the endpoint's cached price where it has one.
+      costUsd:
+        endpoint === undefined
+          ? 0
+          : estimateCost({ promptTokens, cachedPromptTokens, completionTokens }, endpoint),
     };
   });
   const total = rows.reduce(
@@ -227,6 +231,7 @@ function createEstimatingClient(
     calls: 0,
     cacheHits: 0,
     promptTokens: 0,
+    cachedPromptTokens: 0,
     completionTokens: 0,
     costUsd: 0,
     failures: 0,

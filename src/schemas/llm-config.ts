@@ -22,6 +22,11 @@ export const EndpointConfig = z
     /** USD per 1M prompt / completion tokens. */
     priceInputPerM: z.number().min(0).default(0),
     priceOutputPerM: z.number().min(0).default(0),
+    /**
+     * USD per 1M prompt tokens the endpoint reports serving from its prefix cache
+     * (`usage.prompt_tokens_details.cached_tokens`); unset: billed at `priceInputPerM`.
+     */
+    priceCachedInputPerM: z.number().min(0).optional(),
     /** How to ask for structured output; `auto` tries json_schema, then json_object, then instructions. */
     structuredOutput: z.enum(['auto', 'json_schema', 'json_object', 'instructions']).default('auto'),
     /** Completion-token cap sent when a request sets none; also the worst case the budget check assumes. */
