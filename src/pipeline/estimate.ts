@@ -15,6 +15,7 @@ import { schemaInfo } from '../llm/structured-output.js';
 import type { ChatRequest, LlmClient, StructuredRequest, Usage } from '../llm/types.js';
 import type { LlmConfig } from '../schemas/llm-config.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
+import { sizeReply } from './estimate-reply.js';
 import { defaultStages } from './registry.js';
 import { runPipeline } from './runner.js';
 
@@ -90,6 +91,7 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
 
   const recorder = createEstimatingClient(
     config.llm,
+    config.synth.replyWords,
     createLlmClient({ ...config.llm, endpoints: {}, roles: {} }, {}),
   );
   const dir = await mkdtemp(join(tmpdir(), 'pf-estimate-'));
@@ -194,6 +196,7 @@ function createPrefixCache(): (messages: ChatRequest['messages']) => number {
  */
 function createEstimatingClient(
   config: LlmConfig,
+  replyWords: number,
   offline: LlmClient,
 ): { client: LlmClient; rows: () => EstimateRow[]; setStage: (stage: string) => void } {
   const rows = new Map<string, EstimateRow>();
@@ -260,6 +263,8 @@ function createEstimatingClient(
         if (!online(role)) throw error;
         value = request.schema.parse(answerForSchema(schemaInfo(request.schema).jsonSchema));
       }
+      if (online(role) && request.schemaName === 'dialogue_chunk')
+        value = withModelReplies(value, replyWords);
       if (online(role))
         record(
           role,
@@ -302,4 +307,18 @@ function createEstimatingClient(
       currentStage = stage;
     },
   };
+}
+
+/** A realizer answer with each assistant reply sized as a model writes it (estimate-reply.ts). */
+function withModelReplies<T>(value: T, replyWords: number): T {
+  const chunk = value as { turns?: Array<{ assistant?: unknown }> };
+  if (!Array.isArray(chunk.turns)) return value;
+  return {
+    ...chunk,
+    turns: chunk.turns.map((turn) =>
+      typeof turn.assistant === 'string'
+        ? { ...turn, assistant: sizeReply(turn.assistant, replyWords) }
+        : turn,
+    ),
+  } as T;
 }

@@ -19,6 +19,12 @@ export const SynthConfig = z
     summaryItems: z.number().int().min(0).default(6),
     /** Active preferences listed in a chunk prompt (those of the chunk's slots and topics first). @default 6 */
     promptPreferences: z.number().int().min(0).default(6),
+    /**
+     * Length of an assistant reply the realizer prompt asks for, in words (whole sentences up to
+     * about this many). `estimate` sizes replies at it, since a model writes what it is asked, not
+     * what the offline realizer writes. @default 40
+     */
+    replyWords: z.number().int().min(5).max(400).default(40),
     /** Regenerations of a chunk whose required slots were not expressed, before the user is quarantined. @default 2 */
     maxRegenerations: z.number().int().min(0).default(2),
     /**
