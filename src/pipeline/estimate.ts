@@ -11,6 +11,7 @@ import {
   estimateMessagesTokens,
   estimateTokens,
 } from '../llm/index.js';
+import { withPrices } from '../llm/known-prices.js';
 import { schemaInfo } from '../llm/structured-output.js';
 import type { ChatRequest, LlmClient, StructuredRequest, Usage } from '../llm/types.js';
 import type { LlmConfig } from '../schemas/llm-config.js';
@@ -72,6 +73,8 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
   const loaded = await loadPipeline(file, options.env === undefined ? {} : { env: options.env });
   let config: PipelineConfig = loaded.config;
   if (options.llm !== undefined) config = { ...config, llm: applyLlmOverride(config.llm, options.llm) };
+  // Costed as `run` bills: an endpoint with no price of its own gets its model's list price.
+  config = { ...config, llm: withPrices(config.llm) };
   const personas = config.personas as { train?: number; test?: number };
   const train = personas.train ?? 0;
   const test = personas.test ?? 0;
