@@ -2,7 +2,9 @@
  * What the online PersonaVLM corpus costs, measured from the endpoint's side: the personavlm
  * pipeline at small scale (4 train + 2 test users) with every role on the fake model, counting
  * the requests and the prompt/completion tokens the server saw during each stage, per user turn,
- * next to what `persona-forge estimate` predicts for the same file.
+ * and the share of prompt tokens its simulated prefix cache served (`cached_tokens`), next to
+ * what `persona-forge estimate` predicts for the same file (its cacheable share from the prompts'
+ * stable leading lines).
  * Run: npx --no-install tsx bench/online-cost.ts
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
