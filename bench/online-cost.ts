@@ -2,7 +2,9 @@
  * What the online PersonaVLM corpus costs, measured from the endpoint's side: the personavlm
  * pipeline at small scale (4 train + 2 test users) with every role on the fake model, counting
  * the requests and the prompt/completion tokens the server saw during each stage, per user turn,
- * next to what `persona-forge estimate` predicts for the same file.
+ * and the share of prompt tokens its simulated prefix cache served (`cached_tokens`), next to
+ * what `persona-forge estimate` predicts for the same file (its cacheable share from the prompts'
+ * stable leading lines).
  * Run: npx --no-install tsx bench/online-cost.ts
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -37,6 +39,7 @@ try {
     calls: server.stats.chatRequests + server.stats.embeddingRequests,
     embeddingCalls: server.stats.embeddingRequests,
     promptTokens: server.stats.promptTokens,
+    cachedPromptTokens: server.stats.cachedPromptTokens,
     completionTokens: server.stats.completionTokens,
   });
   type Counts = ReturnType<typeof snapshot>;
@@ -49,6 +52,7 @@ try {
       calls: now.calls - current.at.calls,
       embeddingCalls: now.embeddingCalls - current.at.embeddingCalls,
       promptTokens: now.promptTokens - current.at.promptTokens,
+      cachedPromptTokens: now.cachedPromptTokens - current.at.cachedPromptTokens,
       completionTokens: now.completionTokens - current.at.completionTokens,
     };
   };
@@ -74,35 +78,55 @@ try {
     .filter((turn) => turn.speaker === 'user').length;
 
   const estimate = await estimatePipeline(file, { sampleUsers: train + test, llm: override });
-  const predicted: Record<string, { calls: number; promptTokens: number; completionTokens: number }> = {};
+  type Predicted = {
+    calls: number;
+    promptTokens: number;
+    cachedPromptTokens: number;
+    completionTokens: number;
+  };
+  const predicted: Record<string, Predicted> = {};
   for (const row of estimate.rows) {
-    const sum = predicted[row.stage] ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+    const sum = predicted[row.stage] ?? {
+      calls: 0,
+      promptTokens: 0,
+      cachedPromptTokens: 0,
+      completionTokens: 0,
+    };
     sum.calls += row.calls;
     sum.promptTokens += row.promptTokens;
+    sum.cachedPromptTokens += row.cachedPromptTokens;
     sum.completionTokens += row.completionTokens;
     predicted[row.stage] = sum;
   }
   const perTurn = (n: number, turns: number) => (turns === 0 ? 0 : Math.round((n / turns) * 10) / 10);
+  const share = (part: number, whole: number) => Math.round((part / Math.max(1, whole)) * 100) / 100;
+  const ratio = (a: number, b: number) => (b === 0 ? null : Math.round((a / b) * 100) / 100);
   const stages = Object.keys(measured).filter((stage) => measured[stage]?.calls !== 0 || predicted[stage]);
   const rows = stages.map((stage) => {
     const m = measured[stage] as Counts;
-    const e = predicted[stage] ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+    const e = predicted[stage] ?? { calls: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0 };
+    const measuredPerTurn = perTurn(m.promptTokens, userTurns);
+    const estimatedPerTurn = perTurn(e.promptTokens, estimate.userTurns);
     return {
       stage,
       measured: {
         calls: m.calls,
         embeddingCallsPerUser: m.embeddingCalls / (train + test),
-        promptTokensPerUserTurn: perTurn(m.promptTokens, userTurns),
+        promptTokensPerUserTurn: measuredPerTurn,
+        cachedShare: share(m.cachedPromptTokens, m.promptTokens),
         completionTokensPerUserTurn: perTurn(m.completionTokens, userTurns),
       },
       estimated: {
         calls: e.calls,
-        promptTokensPerUserTurn: perTurn(e.promptTokens, estimate.userTurns),
+        promptTokensPerUserTurn: estimatedPerTurn,
+        cachedShare: share(e.cachedPromptTokens, e.promptTokens),
         completionTokensPerUserTurn: perTurn(e.completionTokens, estimate.userTurns),
       },
+      promptMeasuredOverEstimated: ratio(measuredPerTurn, estimatedPerTurn),
     };
   });
   const measuredPrompt = Object.values(measured).reduce((sum, m) => sum + m.promptTokens, 0);
+  const measuredCached = Object.values(measured).reduce((sum, m) => sum + m.cachedPromptTokens, 0);
   const memoryJudge = estimate.rows.find((row) => row.stage === 'memory' && row.role === 'judge');
   console.log(
     JSON.stringify(
@@ -114,6 +138,7 @@ try {
         total: {
           measuredPromptTokensPerUserTurn: perTurn(measuredPrompt, userTurns),
           estimatedPromptTokensPerUserTurn: perTurn(estimate.total.promptTokens, estimate.userTurns),
+          measuredCachedShare: share(measuredCached, measuredPrompt),
           estimatedCachedShare:
             Math.round((estimate.total.cachedPromptTokens / Math.max(1, estimate.total.promptTokens)) * 100) /
             100,

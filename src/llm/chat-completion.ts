@@ -133,10 +133,18 @@ export function createCompleter(deps: { cache: DiskCache | undefined; ledger: Us
           completionTokens: completion.usage?.completion_tokens ?? estimateTokens(text),
           cached: false,
         };
+        // OpenAI, vLLM (--enable-prompt-tokens-details) and SGLang say prompt_tokens_details.cached_tokens;
+        // DeepSeek says prompt_cache_hit_tokens.
+        const usage = completion.usage as
+          | (typeof completion.usage & { prompt_cache_hit_tokens?: number })
+          | undefined;
+        const cachedPromptTokens =
+          usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens ?? 0;
         ledger.settle(hold ?? 0, stage, endpoint.name, {
           promptTokens: answer.promptTokens,
+          cachedPromptTokens,
           completionTokens: answer.completionTokens,
-          costUsd: estimateCost(answer, endpoint.config),
+          costUsd: estimateCost({ ...answer, cachedPromptTokens }, endpoint.config),
         });
         if (cache !== undefined && key !== undefined && structured?.accept?.(text) !== false) {
           const entry = {

@@ -1,22 +1,27 @@
 import { InputError } from '../errors/index.js';
 import type { EndpointConfig, LlmConfig } from '../schemas/llm-config.js';
 
-/** USD per 1M prompt / completion tokens. */
+/** USD per 1M prompt / completion tokens, and per 1M prompt tokens served from the provider's prompt cache. */
 export interface Prices {
   inputPerM: number;
   outputPerM: number;
+  /** Unset where no published figure was confirmed: cached tokens are then billed at `inputPerM`. */
+  cachedInputPerM?: number;
 }
 
 /**
- * List prices (USD per 1M tokens, standard tier, no batch or cache discount) of common hosted
- * models, as their providers published them in 2025. They let `--budget-usd` work against a
- * hosted API with no price in the pipeline file; an endpoint's own `priceInputPerM` /
- * `priceOutputPerM` (or `--price-input-per-m` / `--price-output-per-m`) always wins. Check your
- * provider's page: prices change.
+ * List prices (USD per 1M tokens, standard tier, no batch discount) of common hosted models. They
+ * let `--budget-usd` work against a hosted API with no price in the pipeline file; an endpoint's
+ * own `priceInputPerM` / `priceOutputPerM` / `priceCachedInputPerM` (or the `--price-*` flags)
+ * always wins. Checked in November 2026 against the providers' pricing pages (DeepSeek's
+ * api-docs.deepseek.com/quick_start/pricing, Anthropic's platform.claude.com pricing page) and,
+ * for OpenAI and Google, against pages quoting theirs (March 2026). Cached-input prices are given
+ * only where those sources agreed (OpenAI's GPT-5 and GPT-4.1 cached rates, o3's and Gemini's
+ * were quoted differently and are left unset). Check your provider's page: prices change.
  */
 export const KNOWN_PRICES: Readonly<Record<string, Prices>> = {
-  'gpt-4o': { inputPerM: 2.5, outputPerM: 10 },
-  'gpt-4o-mini': { inputPerM: 0.15, outputPerM: 0.6 },
+  'gpt-4o': { inputPerM: 2.5, outputPerM: 10, cachedInputPerM: 1.25 },
+  'gpt-4o-mini': { inputPerM: 0.15, outputPerM: 0.6, cachedInputPerM: 0.075 },
   'gpt-4.1': { inputPerM: 2, outputPerM: 8 },
   'gpt-4.1-mini': { inputPerM: 0.4, outputPerM: 1.6 },
   'gpt-4.1-nano': { inputPerM: 0.1, outputPerM: 0.4 },
@@ -28,11 +33,12 @@ export const KNOWN_PRICES: Readonly<Record<string, Prices>> = {
   'o4-mini': { inputPerM: 1.1, outputPerM: 4.4 },
   'text-embedding-3-small': { inputPerM: 0.02, outputPerM: 0 },
   'text-embedding-3-large': { inputPerM: 0.13, outputPerM: 0 },
-  'deepseek-chat': { inputPerM: 0.27, outputPerM: 1.1 },
-  'deepseek-reasoner': { inputPerM: 0.55, outputPerM: 2.19 },
-  'claude-sonnet-4': { inputPerM: 3, outputPerM: 15 },
-  'claude-opus-4': { inputPerM: 15, outputPerM: 75 },
-  'claude-3-5-haiku': { inputPerM: 0.8, outputPerM: 4 },
+  // DeepSeek reports cache hits as usage.prompt_cache_hit_tokens (read by the llm layer too).
+  'deepseek-chat': { inputPerM: 0.27, outputPerM: 1.1, cachedInputPerM: 0.07 },
+  'deepseek-reasoner': { inputPerM: 0.55, outputPerM: 2.19, cachedInputPerM: 0.14 },
+  'claude-sonnet-4': { inputPerM: 3, outputPerM: 15, cachedInputPerM: 0.3 },
+  'claude-opus-4': { inputPerM: 15, outputPerM: 75, cachedInputPerM: 1.5 },
+  'claude-3-5-haiku': { inputPerM: 0.8, outputPerM: 4, cachedInputPerM: 0.08 },
   'gemini-2.5-pro': { inputPerM: 1.25, outputPerM: 10 },
   'gemini-2.5-flash': { inputPerM: 0.3, outputPerM: 2.5 },
 };
@@ -72,9 +78,17 @@ export function withPrices(config: LlmConfig, flags?: Partial<Prices>): LlmConfi
       const price = hasFlags
         ? { inputPerM: flags?.inputPerM ?? 0, outputPerM: flags?.outputPerM ?? 0 }
         : knownPrice(endpoint.model);
-      return price === undefined
-        ? [name, endpoint]
-        : [name, { ...endpoint, priceInputPerM: price.inputPerM, priceOutputPerM: price.outputPerM }];
+      if (price === undefined) return [name, endpoint];
+      const cached = endpoint.priceCachedInputPerM ?? price.cachedInputPerM;
+      return [
+        name,
+        {
+          ...endpoint,
+          priceInputPerM: price.inputPerM,
+          priceOutputPerM: price.outputPerM,
+          ...(cached === undefined ? {} : { priceCachedInputPerM: cached }),
+        },
+      ];
     }),
   );
   return { ...config, endpoints };

@@ -40,6 +40,13 @@ export interface Usage {
   calls: number;
   cacheHits: number;
   promptTokens: number;
+  /**
+   * Of `promptTokens`, those the endpoint reported serving from its prefix cache
+   * (`usage.prompt_tokens_details.cached_tokens`: OpenAI, vLLM with
+   * `--enable-prompt-tokens-details`, SGLang); 0 when it does not report them (the ledger always
+   * sets it; stand-in clients may leave it out).
+   */
+  cachedPromptTokens?: number;
   completionTokens: number;
   costUsd: number;
   failures: number;

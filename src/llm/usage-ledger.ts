@@ -26,6 +26,8 @@ export interface UsageLedger {
 
 export interface CallUsage {
   promptTokens: number;
+  /** Prompt tokens the endpoint served from its prefix cache (0 or absent when not reported). */
+  cachedPromptTokens?: number;
   completionTokens: number;
   costUsd: number;
 }
@@ -34,6 +36,7 @@ const empty = (): Usage => ({
   calls: 0,
   cacheHits: 0,
   promptTokens: 0,
+  cachedPromptTokens: 0,
   completionTokens: 0,
   costUsd: 0,
   failures: 0,
@@ -62,6 +65,7 @@ export function createUsageLedger(budgetUsd?: number): UsageLedger {
     for (const row of rows(stage, endpoint)) {
       row.calls++;
       row.promptTokens += call.promptTokens;
+      row.cachedPromptTokens = (row.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0);
       row.completionTokens += call.completionTokens;
       row.costUsd += call.costUsd;
     }

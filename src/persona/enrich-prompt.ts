@@ -8,14 +8,21 @@ import type { Persona } from '../schemas/persona.js';
  * output schemas accept nullish fields); the caller fills gaps from the offline profile.
  */
 const Text = z.union([z.string(), z.number(), z.array(z.string())]).nullish();
-export const EnrichmentAnswer = z.object({
-  roleDescription: z.string().nullish(),
-  human: z.record(z.string(), Text).nullish(),
-  persona: z
-    .object({ identity: z.string().nullish(), roles: Text, interactionStyle: z.string().nullish() })
-    .passthrough()
-    .nullish(),
-});
+// Every field optional (gaps are filled from the offline template), but an answer with none of
+// them (e.g. `{"unexpected": …}`) is no answer: it fails the schema, so it is re-asked and never
+// cached, and a rerun gets the model's profile, not the template.
+export const EnrichmentAnswer = z
+  .object({
+    roleDescription: z.string().nullish(),
+    human: z.record(z.string(), Text).nullish(),
+    persona: z
+      .object({ identity: z.string().nullish(), roles: Text, interactionStyle: z.string().nullish() })
+      .passthrough()
+      .nullish(),
+  })
+  .refine((answer) => (answer.roleDescription ?? answer.human ?? answer.persona) != null, {
+    message: 'the answer has none of roleDescription, human, persona',
+  });
 export type EnrichmentAnswer = z.infer<typeof EnrichmentAnswer>;
 
 /** The messages sent to the realizer: the persona and its drawn scores, and the JSON wanted. */

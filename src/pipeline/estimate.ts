@@ -11,10 +11,12 @@ import {
   estimateMessagesTokens,
   estimateTokens,
 } from '../llm/index.js';
+import { withPrices } from '../llm/known-prices.js';
 import { schemaInfo } from '../llm/structured-output.js';
 import type { ChatRequest, LlmClient, StructuredRequest, Usage } from '../llm/types.js';
 import type { LlmConfig } from '../schemas/llm-config.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
+import { sizeReply } from './estimate-reply.js';
 import { defaultStages } from './registry.js';
 import { runPipeline } from './runner.js';
 
@@ -71,6 +73,8 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
   const loaded = await loadPipeline(file, options.env === undefined ? {} : { env: options.env });
   let config: PipelineConfig = loaded.config;
   if (options.llm !== undefined) config = { ...config, llm: applyLlmOverride(config.llm, options.llm) };
+  // Costed as `run` bills: an endpoint with no price of its own gets its model's list price.
+  config = { ...config, llm: withPrices(config.llm) };
   const personas = config.personas as { train?: number; test?: number };
   const train = personas.train ?? 0;
   const test = personas.test ?? 0;
@@ -90,6 +94,7 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
 
   const recorder = createEstimatingClient(
     config.llm,
+    config.synth.replyWords,
     createLlmClient({ ...config.llm, endpoints: {}, roles: {} }, {}),
   );
   const dir = await mkdtemp(join(tmpdir(), 'pf-estimate-'));
@@ -121,7 +126,11 @@ export async function estimatePipeline(file: string, options: EstimateOptions = 
       promptTokens,
       cachedPromptTokens,
       completionTokens,
-      costUsd: endpoint === undefined ? 0 : estimateCost({ promptTokens, completionTokens }, endpoint),
+      // Cached prompt tokens at the endpoint's cached price where it has one.
+      costUsd:
+        endpoint === undefined
+          ? 0
+          : estimateCost({ promptTokens, cachedPromptTokens, completionTokens }, endpoint),
     };
   });
   const total = rows.reduce(
@@ -190,6 +199,7 @@ function createPrefixCache(): (messages: ChatRequest['messages']) => number {
  */
 function createEstimatingClient(
   config: LlmConfig,
+  replyWords: number,
   offline: LlmClient,
 ): { client: LlmClient; rows: () => EstimateRow[]; setStage: (stage: string) => void } {
   const rows = new Map<string, EstimateRow>();
@@ -227,6 +237,7 @@ function createEstimatingClient(
     calls: 0,
     cacheHits: 0,
     promptTokens: 0,
+    cachedPromptTokens: 0,
     completionTokens: 0,
     costUsd: 0,
     failures: 0,
@@ -255,6 +266,8 @@ function createEstimatingClient(
         if (!online(role)) throw error;
         value = request.schema.parse(answerForSchema(schemaInfo(request.schema).jsonSchema));
       }
+      if (online(role) && request.schemaName === 'dialogue_chunk')
+        value = withModelReplies(value, replyWords);
       if (online(role))
         record(
           role,
@@ -297,4 +310,18 @@ function createEstimatingClient(
       currentStage = stage;
     },
   };
+}
+
+/** A realizer answer with each assistant reply sized as a model writes it (estimate-reply.ts). */
+function withModelReplies<T>(value: T, replyWords: number): T {
+  const chunk = value as { turns?: Array<{ assistant?: unknown }> };
+  if (!Array.isArray(chunk.turns)) return value;
+  return {
+    ...chunk,
+    turns: chunk.turns.map((turn) =>
+      typeof turn.assistant === 'string'
+        ? { ...turn, assistant: sizeReply(turn.assistant, replyWords) }
+        : turn,
+    ),
+  } as T;
 }

@@ -1,6 +1,6 @@
 import { formatAlarm } from '../validate/alarms.js';
 import type { ExportChecks } from './export-checks.js';
-import type { RunHeader } from './run-header.js';
+import type { RunHeader, StageUsage } from './run-header.js';
 import { barChart, escapeXml, histogram } from './svg.js';
 
 function figure(id: string, caption: string, chart: string): string {
@@ -40,7 +40,7 @@ export function renderRunHeader(header: RunHeader, extraReasons: string[] = []):
   const stages = header.stages
     .map(
       (stage) =>
-        `<tr><td>${escapeXml(stage.stage)}</td><td>${stage.offline ? 'offline' : 'online'}</td><td>${stage.offline ? '–' : stage.calls}</td><td>${stage.offline ? '–' : stage.cacheHits}</td><td>${stage.offline ? '–' : stage.tokens.toLocaleString('en-US')}</td><td>${stage.offline ? '$0' : usd(stage.costUsd)}</td></tr>`,
+        `<tr><td>${escapeXml(stage.stage)}</td><td>${stage.offline ? 'offline' : 'online'}</td><td>${stage.offline ? '–' : stage.calls}</td><td>${stage.offline ? '–' : stage.cacheHits}</td><td>${stage.offline ? '–' : tokensCell(stage)}</td><td>${stage.offline ? '$0' : usd(stage.costUsd)}</td></tr>`,
     )
     .join('');
   return `<header class="run-header" data-section="run-header">${verdict}${alarms}<table class="facts">
@@ -113,3 +113,10 @@ export function renderExportChecks(checks: ExportChecks): string {
 /** CSS of the header and the checks. */
 export const HEADER_CSS =
   '.verdict{padding:.8rem 1rem;margin:1rem 0;font-size:1.05rem}.verdict.go{background:#e8f5e9;border:1px solid #66bb6a}.verdict.nogo{background:#c62828;color:#fff}.facts th{width:10rem}.note{color:#666;font-size:12px}tr.off td{background:#fdecea}.samples{table-layout:fixed;width:100%}.samples td{vertical-align:top;font-size:12px;overflow-wrap:anywhere}.samples th:nth-child(1){width:2.5rem}.samples th:nth-child(2){width:7rem}.samples th:nth-child(3){width:9rem}';
+
+/** Tokens of an online stage, with the prompt tokens its endpoint served from the prefix cache when it reported any. */
+function tokensCell(stage: StageUsage): string {
+  const total = stage.tokens.toLocaleString('en-US');
+  const cached = stage.cachedPromptTokens ?? 0;
+  return cached === 0 ? total : `${total} (${cached.toLocaleString('en-US')} prompt tokens cached)`;
+}

@@ -11,6 +11,8 @@ export interface StageUsage {
   calls: number;
   cacheHits: number;
   tokens: number;
+  /** Prompt tokens the endpoint reported serving from its prefix cache (0 when it does not report them). */
+  cachedPromptTokens?: number;
   costUsd: number;
 }
 
@@ -50,6 +52,7 @@ interface ManifestUsage {
   calls?: number;
   cacheHits?: number;
   promptTokens?: number;
+  cachedPromptTokens?: number;
   completionTokens?: number;
   costUsd?: number;
 }
@@ -90,6 +93,7 @@ function fromManifest(manifest: Manifest): LiveRun {
         calls: usage.calls ?? 0,
         cacheHits: usage.cacheHits ?? 0,
         tokens: (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0),
+        cachedPromptTokens: usage.cachedPromptTokens ?? 0,
         costUsd: usage.costUsd ?? 0,
       };
     }),

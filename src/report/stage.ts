@@ -55,6 +55,7 @@ export const reportStage: ReduceStage = {
           calls: usage?.calls ?? 0,
           cacheHits: usage?.cacheHits ?? 0,
           tokens: (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0),
+          cachedPromptTokens: usage?.cachedPromptTokens ?? 0,
           costUsd: usage?.costUsd ?? 0,
         };
       });

@@ -55,6 +55,13 @@ export const EndpointConfig = z
       .min(0)
       .default(0)
       .describe('USD per 1M completion tokens (for cost figures and the budget).'),
+    priceCachedInputPerM: z
+      .number()
+      .min(0)
+      .optional()
+      .describe(
+        'USD per 1M prompt tokens the endpoint reports serving from its prefix cache (`usage.prompt_tokens_details.cached_tokens`); unset: billed at `priceInputPerM`.',
+      ),
     structuredOutput: z
       .enum(['auto', 'json_schema', 'json_object', 'instructions'])
       .default('auto')

@@ -37,6 +37,15 @@ export const SynthConfig = z
       .min(0)
       .default(6)
       .describe("Active preferences listed in a chunk prompt (those of the chunk's slots and topics first)."),
+    replyWords: z
+      .number()
+      .int()
+      .min(5)
+      .max(400)
+      .default(40)
+      .describe(
+        'Length of an assistant reply the realizer prompt asks for, in words (whole sentences up to about this many); `estimate` sizes replies at it.',
+      ),
     maxRegenerations: z
       .number()
       .int()

@@ -36,6 +36,20 @@ export const JudgeConfig = z
       .describe(
         'Sessions per user sent to a model judge (cost bound; offline heuristics see every session).',
       ),
+    sessionsPerCall: z
+      .number()
+      .int()
+      .min(1)
+      .default(4)
+      .describe(
+        'Sessions packed into one model judge call (a failed pack is retried one session at a time).',
+      ),
+    askSettled: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also ask the model judge about planned facts the check-on-write and the rule reader already settled as said (they count as expressed without it).',
+      ),
     minScore: z
       .number()
       .min(0)

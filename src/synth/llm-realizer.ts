@@ -17,6 +17,8 @@ export interface LlmRealizerOptions {
   llm: LlmClient;
   /** Sampling temperature. @default 0.8 */
   temperature?: number;
+  /** Words of an assistant reply the prompt asks for (`synth.replyWords`). @default 40 */
+  replyWords?: number;
   /** Stage billed for the calls. @default 'synth' */
   stage?: string;
   /** Run seed: each call sends a `seed` derived from it, the user, session, chunk and attempt. */
@@ -49,15 +51,18 @@ function describePersonality(bigFive: BigFive): string {
     .join('; ');
 }
 
-const SYSTEM_PROMPT = [
-  'You write realistic chat logs between a user and their long-term personal assistant.',
-  "Write every listed round: the user message in the user's own voice (their Big Five personality shapes tone and content), then a helpful, personalized assistant reply that uses what the assistant already knows about the user.",
-  'When a round lists facts to express, the user message must state each fact naturally and contain every listed keyword verbatim.',
-  'When a round has images, the user message contains exactly one "<image>" placeholder per image and talks about it; never put "<image>" in assistant replies.',
-  'A photo message names the photo and its subject, never what the image shows (no colours, counts or other objects): questions about the photo must need the image; the assistant does not describe it either.',
-  'Noise rounds are realistic distractions of the given kind (irrelevant question, exploratory browsing, request on behalf of someone else, short-lived impulse, a misstatement of one practical detail, or the correction of that misstatement). A correction fixes only the detail it names, never a preference or other fact the user holds.',
-  'Never mention that this is synthetic. Return JSON {"turns": [{"round": n, "user": "...", "assistant": "..."}]} with one entry per round, in order.',
-].join('\n');
+/** The realizer's system prompt: fixed for a run (a cacheable prefix), with the reply length it asks for. */
+const systemPrompt = (replyWords: number) =>
+  [
+    'You write realistic chat logs between a user and their long-term personal assistant.',
+    `Each assistant reply is about ${replyWords} words, in whole sentences.`,
+    "Write every listed round: the user message in the user's own voice (their Big Five personality shapes tone and content), then a helpful, personalized assistant reply that uses what the assistant already knows about the user.",
+    'When a round lists facts to express, the user message must state each fact naturally and contain every listed keyword verbatim.',
+    'When a round has images, the user message contains exactly one "<image>" placeholder per image and talks about it; never put "<image>" in assistant replies.',
+    'A photo message names the photo and its subject, never what the image shows (no colours, counts or other objects): questions about the photo must need the image; the assistant does not describe it either.',
+    'Noise rounds are realistic distractions of the given kind (irrelevant question, exploratory browsing, request on behalf of someone else, short-lived impulse, a misstatement of one practical detail, or the correction of that misstatement). A correction fixes only the detail it names, never a preference or other fact the user holds.',
+    'Never mention that this is synthetic. Return JSON {"turns": [{"round": n, "user": "...", "assistant": "..."}]} with one entry per round, in order.',
+  ].join('\n');
 
 /**
  * Renders the compact chunk prompt: profile, current personality, relevant preferences,
@@ -66,7 +71,7 @@ const SYSTEM_PROMPT = [
  *
  * @example const messages = buildChunkPrompt(request);
  */
-export function buildChunkPrompt(request: ChunkRequest): ChatMessage[] {
+export function buildChunkPrompt(request: ChunkRequest, replyWords = 40): ChatMessage[] {
   const { state, session, rounds, view } = request;
   const lines: string[] = [];
   lines.push(`USER PROFILE: ${state.profile}`);
@@ -126,7 +131,7 @@ export function buildChunkPrompt(request: ChunkRequest): ChatMessage[] {
     );
   }
   return [
-    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: systemPrompt(replyWords) },
     { role: 'user', content: lines.join('\n') },
   ];
 }
@@ -151,7 +156,7 @@ export function createLlmRealizer(options: LlmRealizerOptions): Realizer {
       const output = await llm.structured('realizer', {
         schema: ChunkOutput,
         schemaName: 'dialogue_chunk',
-        messages: buildChunkPrompt(request),
+        messages: buildChunkPrompt(request, options.replyWords),
         temperature: options.temperature ?? 0.8,
         stage: options.stage ?? 'synth',
         // A regeneration must not be served the same cached answer.

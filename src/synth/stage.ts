@@ -29,6 +29,7 @@ export const synthStage: MapStage<UserDialogue> = {
           llm: ctx.llm,
           offline: (request) => offlineRealizer.realizeChunk(request),
           temperature: ctx.config.synth.temperature,
+          replyWords: ctx.config.synth.replyWords,
           stage: 'synth',
           seed: ctx.seed,
           signal: ctx.signal,

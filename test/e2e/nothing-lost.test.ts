@@ -135,17 +135,15 @@ describe('--budget-usd reached while the memory teacher is asking', () => {
 describe('users lost to model faults come back', () => {
   it('a faulty run, then the same command on a healthy endpoint: no retryable quarantine left, the bytes of an unfaulted run', async () => {
     const faulty = await startFakeLlmServer({
-      faults: { rate: 0.2, seed: 3, kinds: ['non-json', 'schema-invalid', '500'], retryAfterMs: 5 },
+      faults: { rate: 0.5, seed: 3, kinds: ['non-json', 'schema-invalid', '500'], retryAfterMs: 5 },
     });
     const healthy = await startFakeLlmServer({});
-    // The memory teacher asked trace by trace: a session answer that a fault cut short falls back
-    // to per-trace calls, and those targets are not yet byte-identical to the session answer's.
-    const perTrace = join(work, 'per-trace.yaml');
-    await writeFile(perTrace, `extends: ${small}\nmemory:\n  teacherSpan: trace\n`);
+    // The default session teacher: a session call a fault cut short is asked again as a session
+    // call (never per trace), so the healthy rerun writes the targets an unfaulted run writes.
     try {
       const args = (url: string, out: string) => [
         'run',
-        perTrace,
+        small,
         '--out',
         out,
         '--llm-base-url',

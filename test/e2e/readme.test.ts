@@ -234,6 +234,9 @@ describe('README.md, section by section, through the shipped binary', () => {
     const m4 = await manifest(out4);
     expect(m4.status).toBe('complete');
     expect(m4.offline.realizer).toBe(false);
+    // The fake model reports its prefix cache's hits; the manifest records them per stage.
+    expect(m4.usage.byStage.synth.cachedPromptTokens).toBeGreaterThan(0);
+    expect(m4.usage.byStage.synth.cachedPromptTokens).toBeLessThan(m4.usage.byStage.synth.promptTokens);
     expect(await readFile(join(work, out4, 'quarantine.jsonl'), 'utf8')).toBe('');
   }, 300_000);
 

@@ -5,7 +5,7 @@ import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
 import { fakeClient } from '../llm/helpers.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
-import { startFakeLlmServer } from '../support/fake-llm.js';
+import { type FakeChatRequest, startFakeLlmServer } from '../support/fake-llm.js';
 
 /**
  * The session teacher asks differently, not something else: against the fake model's oracle
@@ -70,5 +70,62 @@ describe('memory teacher per session', async () => {
       expect(parts.calls).toBeLessThan(trace.calls / 2);
       expect(trace.calls).toBe(trace.memory.traces.length);
     }
+  });
+});
+
+/**
+ * A session answer a fault spoils is asked again as the same session prompt, never per trace
+ * (whose targets would differ): the run ends with the targets of an unspoiled one, or the user is
+ * quarantined with a retryable code and the rerun asks the session prompt again.
+ */
+describe('memory teacher per session under faults', async () => {
+  const schemaName = (request: FakeChatRequest) =>
+    (request.body.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name;
+  const kinds: string[] = [];
+  const answered = new Set<string>();
+  let spoil: 'first' | 'always' = 'first';
+  const server = await startFakeLlmServer({
+    respond: (request) => {
+      const kind = schemaName(request) ?? '?';
+      kinds.push(kind);
+      if (kind !== 'memory_session') return undefined;
+      const prompt = request.messages.find((m) => m.role === 'user')?.content ?? '';
+      if (spoil === 'first' && answered.has(prompt)) return undefined;
+      answered.add(prompt);
+      // A schema-shaped answer with none of the parts asked for (the fake's `schema-invalid` fault).
+      return { unexpected: 'this answer ignores the schema' };
+    },
+  });
+  const healthy = await startFakeLlmServer();
+  afterAll(async () => {
+    await server.close();
+    await healthy.close();
+  });
+  const user = fixtureUsers(1, 11)[0];
+  if (user === undefined) throw new Error('no fixture user');
+  const plan = buildUserPlan({ ...user, images: fixtureImages() }, { config: {}, seed: 7 });
+  const synth = await realizeDialogue(plan, { realizer: createOfflineRealizer({ seed: 7 }), seed: 7 });
+  const replay = (url: string) =>
+    replayMemory(plan, synth, {
+      config: { teacherSpan: 'session' },
+      llm: fakeClient(url, { maxRetries: 0 }),
+      seed: 7,
+    });
+
+  it('a spoiled session answer is re-asked as a session call: the targets of a healthy run', async () => {
+    spoil = 'first';
+    kinds.length = 0;
+    const spoiled = await replay(server.url);
+    expect(kinds.filter((kind) => kind === 'memory_session').length).toBe(2 * synth.sessions.length);
+    expect(kinds.every((kind) => kind === 'memory_session')).toBe(true);
+    expect(spoiled.traces).toEqual((await replay(healthy.url)).traces);
+  });
+
+  it('a session call that never gets an answer quarantines the user as retryable, with no per-trace call', async () => {
+    spoil = 'always';
+    kinds.length = 0;
+    await expect(replay(server.url)).rejects.toMatchObject({ code: 'LLM_SCHEMA_MISMATCH' });
+    expect(kinds.length).toBeGreaterThan(0);
+    expect(kinds.every((kind) => kind === 'memory_session')).toBe(true);
   });
 });

@@ -111,3 +111,30 @@ describe('LLM realizer against the fake OpenAI-compatible server', () => {
     expect(stats.regenerations).toBe(1);
   });
 });
+
+describe('the fake model writes the reply length the realizer prompt asks for', () => {
+  it('assistant replies of about synth.replyWords words, in whole sentences', async () => {
+    const server = await startFakeLlmServer();
+    servers.push(server);
+    const llm = createLlmClient(
+      LlmConfig.parse({
+        endpoints: { gen: { baseUrl: server.url, model: 'fake-model', maxRetries: 0 } },
+        roles: { realizer: 'gen', judge: 'gen' },
+      }),
+      { cache: false, env: {} },
+    );
+    const words = (text: string) => text.split(/\s+/).filter((word) => word !== '').length;
+    for (const replyWords of [20, 60]) {
+      const dialogue = await realizeDialogue(plan, {
+        realizer: createLlmRealizer({ llm, replyWords }),
+        llm,
+        seed: 7,
+      });
+      const replies = dialogue.sessions.flatMap((s) => s.turns).filter((t) => t.speaker === 'assistant');
+      const mean = replies.reduce((sum, t) => sum + words(t.text), 0) / replies.length;
+      expect(mean).toBeGreaterThanOrEqual(replyWords);
+      expect(mean).toBeLessThan(replyWords * 1.4);
+      expect(replies.every((t) => /[.!?]$/.test(t.text))).toBe(true);
+    }
+  });
+});

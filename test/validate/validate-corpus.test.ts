@@ -95,7 +95,8 @@ describe('validateCorpus', () => {
       },
     };
     const report = await validateCorpus(buildFixtureCorpus(2), {
-      config: ValidateConfig.parse({ judges: { sessionsPerUser: 2 } }),
+      // One session per call: this stand-in answers the single-session shape.
+      config: ValidateConfig.parse({ judges: { sessionsPerUser: 2, sessionsPerCall: 1, askSettled: true } }),
       llm: llm as never,
     });
     expect(report.judgeMode).toBe('llm:judge-model');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { offlineEmbedding } from '../../llm/offline-backend.js';
 import { estimateMessagesTokens, estimateTokens } from '../../llm/token-estimate.js';
 import { type FaultKind, type FaultOptions, faultFor } from './faults.js';
+import { createPrefixCache } from './prefix-cache.js';
 import { modelAnswer } from './responders/index.js';
 import { answerForSchema } from './schema-answer.js';
 
@@ -64,6 +65,8 @@ export interface FakeLlmStats {
   /** Requests answered 400 because the format is switched off. */
   rejectedFormats: number;
   promptTokens: number;
+  /** Of `promptTokens`, those the simulated prefix cache served (reported as `cached_tokens`). */
+  cachedPromptTokens: number;
   completionTokens: number;
 }
 
@@ -82,7 +85,8 @@ const SCHEMA_MARKER = 'JSON Schema:\n';
  * without `response_format`), `POST /v1/embeddings`, `GET /v1/models`. Answers satisfy the
  * requested JSON Schema (from `response_format` or from a "JSON Schema:" instruction), faults
  * are injected at a seeded rate, and `usage` counts tokens as `estimateTokens` does: per
- * message max(words, ceil(chars / 4)) + 4.
+ * message max(words, ceil(chars / 4)) + 4, with `prompt_tokens_details.cached_tokens` from a
+ * simulated prefix cache (prefix-cache.ts: leading 64-character blocks seen before, 16 tokens each).
  *
  * @example
  * const server = await startFakeLlmServer({ faults: { rate: 0.2, retryAfterMs: 5 } });
@@ -97,8 +101,10 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     faults: { '429': 0, '500': 0, hang: 0, truncated: 0, 'non-json': 0, 'schema-invalid': 0 },
     rejectedFormats: 0,
     promptTokens: 0,
+    cachedPromptTokens: 0,
     completionTokens: 0,
   };
+  const prefixCache = createPrefixCache();
   const timers = new Set<NodeJS.Timeout>();
   let faultIndex = 0;
   const wait = (ms: number): Promise<void> =>
@@ -250,8 +256,10 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       else content = `Fake answer to: ${(messages[messages.length - 1]?.content ?? '').slice(0, 80)}`;
     }
     const promptTokens = estimateMessagesTokens(messages);
+    const cachedTokens = prefixCache(messages, promptTokens);
     const completionTokens = estimateTokens(content);
     stats.promptTokens += promptTokens;
+    stats.cachedPromptTokens += cachedTokens;
     stats.completionTokens += completionTokens;
     return {
       status: 200,
@@ -267,6 +275,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
           prompt_tokens: promptTokens,
           completion_tokens: completionTokens,
           total_tokens: promptTokens + completionTokens,
+          prompt_tokens_details: { cached_tokens: cachedTokens },
         },
       },
     };

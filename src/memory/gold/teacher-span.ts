@@ -10,22 +10,32 @@ import {
 } from './teacher.js';
 import { CoreAnswer, EpisodesAnswer, ProceduralAnswer } from './teacher-session.js';
 
-// Lenient (STYLE.md): every part optional; a part missing or left out is asked again per trace.
-const SpanAnswer = z.object({
-  turns: z
-    .array(
-      z.object({
-        i: z.number().int(),
-        semantic_write: SemanticAnswer.nullish(),
-        personality_inference: PersonalityAnswer.nullish(),
-      }),
-    )
-    .nullish(),
-  tree_ops: z.array(z.object({ end: z.number().int(), ops: z.string() })).nullish(),
-  core_update: CoreAnswer.nullish(),
-  episodic_summary: EpisodesAnswer.nullish(),
-  procedural_update: ProceduralAnswer.nullish(),
-});
+// Lenient (STYLE.md): every part optional; a part a valid answer leaves out is asked again per
+// trace. An answer with no part at all is no answer (e.g. `{"unexpected": …}`): it fails the
+// schema, so the llm layer re-asks the same session prompt and never caches it.
+const SpanAnswer = z
+  .object({
+    turns: z
+      .array(
+        z.object({
+          i: z.number().int(),
+          semantic_write: SemanticAnswer.nullish(),
+          personality_inference: PersonalityAnswer.nullish(),
+        }),
+      )
+      .nullish(),
+    tree_ops: z.array(z.object({ end: z.number().int(), ops: z.string() })).nullish(),
+    core_update: CoreAnswer.nullish(),
+    episodic_summary: EpisodesAnswer.nullish(),
+    procedural_update: ProceduralAnswer.nullish(),
+  })
+  .refine(
+    (answer) =>
+      (answer.turns ?? []).length > 0 ||
+      (answer.tree_ops ?? []).length > 0 ||
+      (answer.core_update ?? answer.episodic_summary ?? answer.procedural_update) != null,
+    { message: 'the answer has none of the parts asked for' },
+  );
 type SpanAnswer = z.infer<typeof SpanAnswer>;
 
 /** The memory state the span starts from (gold: the plan decided it), sent once per span. */
@@ -269,9 +279,19 @@ async function askOneSpan(
   });
   const model = context.llm.modelFor(context.role);
   const failed: string[] = [];
+  if (!result.ok) {
+    // The session call failed after the llm layer's retries: no per-trace fallback (its targets
+    // differ from the session answer's), so every target of the span is missing and the user is
+    // quarantined with a retryable code; the rerun asks this same session prompt again.
+    for (const { trace } of items) {
+      trace.teacher = null;
+      failed.push(trace.task);
+    }
+    return failed;
+  }
   await Promise.all(
     items.map(async ({ trace, gold }) => {
-      const part = result.ok ? partFor(result.value, trace) : undefined;
+      const part = partFor(result.value, trace);
       const target: TeacherTarget | null =
         part === undefined
           ? await askTeacher(context, trace.task, trace.input, gold)

@@ -28,29 +28,44 @@ Score the session on four axes and reply with JSON only:
  *
  * @example renderJudgePrompt(index, 0)[1].content.startsWith('Persona:')
  */
-export function renderJudgePrompt(index: UserIndex, sessionIndex: number): ChatMessage[] {
-  const { plan, dialogue } = index.bundle;
+export function renderJudgePrompt(
+  index: UserIndex,
+  sessionIndex: number,
+  facts: readonly FactSlot[] = index.bundle.plan.slots.filter((slot) => slot.sessionIndex === sessionIndex),
+): ChatMessage[] {
+  const user = [personaLines(index), ...sessionLines(index, sessionIndex, facts)].join('\n');
+  return [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: user },
+  ];
+}
+
+type FactSlot = UserIndex['bundle']['plan']['slots'][number];
+
+/** Persona and Big Five: the same for every judge call of a user, so they lead the prompt. */
+export function personaLines(index: UserIndex): string {
+  const { plan } = index.bundle;
   const persona = plan.enriched.persona;
   const traits = Object.entries(plan.enriched.bigFive)
     .map(([trait, value]) => `${trait} ${value}`)
     .join(', ');
-  const facts = plan.slots
-    .filter((slot) => slot.sessionIndex === sessionIndex)
-    .map((slot) => `- ${spokenStatement(slot)}`);
-  const turns = (dialogue.sessions[sessionIndex]?.turns ?? []).map(
-    (turn) => `[${turn.index}] ${turn.speaker}: ${turn.text}`,
-  );
-  const user = [
+  return [
     `Persona: ${persona.name}, ${persona.age}, ${persona.occupation}. ${persona.description}`,
     `Big Five (1-5): ${traits}`,
+  ].join('\n');
+}
+
+/** One session as the judge reads it: the facts it is asked about, then the numbered turns. */
+export function sessionLines(index: UserIndex, sessionIndex: number, facts: readonly FactSlot[]): string[] {
+  const turns = (index.bundle.dialogue.sessions[sessionIndex]?.turns ?? []).map(
+    (turn) => `[${turn.index}] ${turn.speaker}: ${turn.text}`,
+  );
+  const listed = facts.map((slot) => `- ${spokenStatement(slot)}`);
+  return [
     'Planned facts for this session:',
-    ...(facts.length === 0 ? ['- (none)'] : facts),
+    ...(listed.length === 0 ? ['- (none)'] : listed),
     'Session:',
     ...turns,
-  ].join('\n');
-  return [
-    { role: 'system', content: SYSTEM },
-    { role: 'user', content: user },
   ];
 }
 
@@ -66,9 +81,10 @@ export async function judgeSession(
   sessionIndex: number,
   offline: () => SessionJudgement,
   signal?: AbortSignal,
+  facts?: readonly FactSlot[],
 ): Promise<SessionJudgement | null> {
   const result = await llm.safeStructured('judge', {
-    messages: renderJudgePrompt(index, sessionIndex),
+    messages: renderJudgePrompt(index, sessionIndex, facts),
     schema: SessionJudgement,
     schemaName: 'session_judgement',
     temperature: 0,

@@ -2,7 +2,9 @@ import type { LlmClient } from '../../llm/types.js';
 import type { JudgeCheckName, ValidateConfig } from '../../schemas/validate-config.js';
 import type { UserIndex } from '../types.js';
 import { createHeuristicJudges } from './heuristics.js';
-import { judgementScore, judgeSession } from './llm-judge.js';
+import { judgementScore } from './llm-judge.js';
+import { type JudgeItem, judgeSessions } from './llm-judge-batch.js';
+import { combineFactShare, sessionFacts } from './settled-facts.js';
 import type { JudgeMode, JudgeVerdict } from './types.js';
 
 /** Evenly spaced session indices, at most `count` (deterministic: no sampling). */
@@ -49,19 +51,25 @@ export function createJudgeRunner(config: ValidateConfig, llm: LlmClient | null)
         });
       }
       const worst = new Map<JudgeCheckName, JudgeVerdict>();
-      for (const s of pickSessions(all.length, config.judges.sessionsPerUser)) {
-        const fallback = () => ({
+      const items: JudgeItem[] = pickSessions(all.length, config.judges.sessionsPerUser).map((s) => ({
+        session: s,
+        facts: sessionFacts(index, s, !config.judges.askSettled),
+        offline: () => ({
           coherence: heuristics.coherence(index, [s]).score,
           safe: heuristics.safety(index, [s]).score === 1,
           persona_consistency: heuristics.persona_consistency(index, [s]).score,
           fact_expressed: heuristics.fact_expressed(index, [s]).score,
           reason: 'offline heuristic',
-        });
-        const judgement = await judgeSession(llm, index, s, fallback, signal);
-        if (judgement === null) {
+        }),
+      }));
+      const answers = await judgeSessions(llm, index, items, config.judges.sessionsPerCall, signal);
+      for (const { session: s, facts } of items) {
+        const answer = answers.get(s) ?? null;
+        if (answer === null) {
           unanswered++;
           continue;
         }
+        const judgement = { ...answer, fact_expressed: combineFactShare(answer.fact_expressed, facts) };
         for (const check of checks) {
           const score = judgementScore(judgement, check);
           const known = worst.get(check);

@@ -2,7 +2,7 @@ import type { JudgeKind } from '../../../reward/judge-kinds.js';
 import type { FakeChatRequest } from '../server.js';
 import { conceptAnswer } from './concepts.js';
 import { entailmentAnswer } from './entailment.js';
-import { rewardJudgeAnswer, sessionAnswer, slotAnswer } from './judges.js';
+import { rewardJudgeAnswer, sessionAnswer, sessionsAnswer, slotAnswer } from './judges.js';
 import { enrichmentAnswer, teacherAnswer } from './memory.js';
 import { realizerAnswer } from './realizer.js';
 import { systemContent } from './text.js';
@@ -16,6 +16,7 @@ const BY_SCHEMA: Record<string, Responder> = {
   slot_expressed: slotAnswer,
   meaning_entailment: entailmentAnswer,
   session_judgement: sessionAnswer,
+  session_judgements: sessionsAnswer,
   persona_enrichment: enrichmentAnswer,
   semantic_write: (r) => teacherAnswer('semantic_write', r),
   personality_inference: (r) => teacherAnswer('personality_inference', r),
@@ -39,6 +40,7 @@ const BY_SYSTEM_PROMPT: Array<[RegExp, string]> = [
   [/Answer whether the user message clearly states the given fact/, 'slot_expressed'],
   [/meaning-entailment\//, 'meaning_entailment'],
   [/You review synthetic conversations/, 'session_judgement'],
+  [/You review several sessions of one user's synthetic conversations/, 'session_judgements'],
   [/You flesh out simulated users/, 'persona_enrichment'],
   [/decide whether it states lasting personal information/, 'semantic_write'],
   [/Infer the user's Big Five personality scores/, 'personality_inference'],

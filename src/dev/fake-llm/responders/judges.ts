@@ -26,7 +26,19 @@ export function slotAnswer(request: FakeChatRequest): unknown {
  * carry; coherence drops for turns that do not alternate or repeat word for word.
  */
 export function sessionAnswer(request: FakeChatRequest): unknown {
-  const prompt = promptContent(request.messages, '\nSession:\n');
+  return judgeSessionText(promptContent(request.messages, '\nSession:\n'));
+}
+
+/** `session_judgements`: each `### Session n` block of a packed prompt judged as `sessionAnswer` judges one. */
+export function sessionsAnswer(request: FakeChatRequest): unknown {
+  const parts = promptContent(request.messages, /^### Session \d+$/m).split(/^### Session (\d+)\n/m);
+  const sessions: unknown[] = [];
+  for (let i = 1; i < parts.length; i += 2)
+    sessions.push({ session: Number(parts[i]), ...(judgeSessionText(parts[i + 1] ?? '') as object) });
+  return { sessions };
+}
+
+function judgeSessionText(prompt: string): unknown {
   const factsBlock = /Planned facts for this session:\n([\s\S]*?)\nSession:\n/.exec(prompt)?.[1] ?? '';
   const facts = factsBlock
     .split('\n')

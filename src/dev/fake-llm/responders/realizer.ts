@@ -4,7 +4,7 @@ import { sha256 } from '../../../util/hash.js';
 import type { FakeChatRequest, FakeDialect } from '../server.js';
 import { freeWrite } from './free-writing.js';
 import { plant } from './planted.js';
-import { pick, promptContent } from './text.js';
+import { pick, promptContent, systemContent } from './text.js';
 
 /** One round of the realizer prompt's "WRITE THESE ROUNDS" list. */
 export interface PromptRound {
@@ -261,6 +261,26 @@ function userTurn(
   return parts.filter((part) => part !== '').join(' ');
 }
 
+const FILLERS = (topic: string) => [
+  `I'll keep an eye on ${topic} for you and bring it up when it matters.`,
+  `If anything about ${topic} changes, just tell me and I'll adjust.`,
+  'We can take this one step at a time, at whatever pace suits you.',
+  'I have your earlier notes handy, so nothing gets lost between our chats.',
+  'Later this week I can check in and see how it went.',
+  'Tell me what worked and what did not, and I will plan around it.',
+];
+
+/** Whole filler sentences added while the reply is shorter than the length the prompt asks for. */
+function toLength(reply: string, words: number, topic: string, key: string): string {
+  const count = (text: string) => text.split(/\s+/).filter((word) => word !== '').length;
+  const pool = FILLERS(topic);
+  const start = Number.parseInt(sha256(`${key}\u0000filler`).slice(0, 6), 16) % pool.length;
+  const parts = [reply];
+  for (let i = 0; count(parts.join(' ')) < words && i < pool.length; i++)
+    parts.push(pool[(start + i) % pool.length] as string);
+  return parts.join(' ');
+}
+
 function assistantTurn(round: PromptRound, topic: string, key: string): string {
   const parts: string[] = [];
   for (const fact of round.facts) {
@@ -332,6 +352,8 @@ export function realizerAnswer(request: FakeChatRequest): unknown {
   const seed = String(request.body.seed ?? '');
   // A regeneration's prompt differs (its attempt and hints), so its draws differ too.
   const promptKey = sha256(prompt).slice(0, 16);
+  // The reply length the system prompt asks for (a prompt without one gets the reply as written).
+  const replyWords = Number(/about (\d+) words/.exec(systemContent(request.messages))?.[1] ?? 0);
   return {
     turns: rounds.map((round, i) => {
       const topic =
@@ -344,7 +366,7 @@ export function realizerAnswer(request: FakeChatRequest): unknown {
       return {
         round: round.round,
         user,
-        assistant: assistantTurn(round, topic, key),
+        assistant: toLength(assistantTurn(round, topic, key), replyWords, topic, key),
       };
     }),
   };
