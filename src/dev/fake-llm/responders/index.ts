@@ -3,6 +3,7 @@ import type { FakeChatRequest } from '../server.js';
 import { conceptAnswer } from './concepts.js';
 import { entailmentAnswer } from './entailment.js';
 import { rewardJudgeAnswer, sessionAnswer, slotAnswer } from './judges.js';
+import { personalityAnswer } from './labels.js';
 import { enrichmentAnswer, teacherAnswer } from './memory.js';
 import { realizerAnswer } from './realizer.js';
 import { systemContent } from './text.js';
@@ -15,6 +16,7 @@ const BY_SCHEMA: Record<string, Responder> = {
   concept_sessions: conceptAnswer,
   slot_expressed: slotAnswer,
   meaning_entailment: entailmentAnswer,
+  personality_evidence: personalityAnswer,
   session_judgement: sessionAnswer,
   persona_enrichment: enrichmentAnswer,
   semantic_write: (r) => teacherAnswer('semantic_write', r),
@@ -38,6 +40,7 @@ const BY_SYSTEM_PROMPT: Array<[RegExp, string]> = [
   [/realistic multimodal conversations about a user's personal concepts/, 'concept_sessions'],
   [/Answer whether the user message clearly states the given fact/, 'slot_expressed'],
   [/meaning-entailment\//, 'meaning_entailment'],
+  [/personality-evidence\//, 'personality_evidence'],
   [/You review synthetic conversations/, 'session_judgement'],
   [/You flesh out simulated users/, 'persona_enrichment'],
   [/decide whether it states lasting personal information/, 'semantic_write'],

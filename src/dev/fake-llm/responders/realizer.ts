@@ -2,9 +2,10 @@ import { sentence } from '../../../synth/grammar.js';
 import { firstPerson, withKeywords } from '../../../synth/offline/text.js';
 import { sha256 } from '../../../util/hash.js';
 import type { FakeChatRequest, FakeDialect } from '../server.js';
-import { freeWrite } from './free-writing.js';
+import { FREE_TRAITS, freeWrite, TRAIT_DECOYS } from './free-writing.js';
 import { plant } from './planted.js';
 import { pick, promptContent } from './text.js';
+import { noteWritten } from './written.js';
 
 /** One round of the realizer prompt's "WRITE THESE ROUNDS" list. */
 export interface PromptRound {
@@ -245,20 +246,46 @@ function userTurn(
     );
     parts.push(`${lead}${lead === '' ? ask.charAt(0).toUpperCase() + ask.slice(1) : ask}${tail}`);
   }
-  if ((traits.extraversion ?? 3) >= 4)
-    parts.push(pick(['So excited about this!', 'Can’t wait!', 'Love it!'], key, 'x'));
-  if ((traits.neuroticism ?? 3) >= 4)
-    parts.push(pick(['I hope that is not a mistake.', 'I keep worrying about it.'], key, 'n'));
+  const free = dialect?.name === 'free';
+  const shown: Record<string, number> = {};
+  const grade = (trait: string) => Math.min(5, Math.round(traits[trait] ?? 3));
+  if ((traits.extraversion ?? 3) >= 4) {
+    parts.push(
+      pick(free ? FREE_TRAITS.extraversion : ['So excited about this!', 'Can’t wait!', 'Love it!'], key, 'x'),
+    );
+    shown.extraversion = grade('extraversion');
+  }
+  if ((traits.neuroticism ?? 3) >= 4) {
+    parts.push(
+      pick(
+        free ? FREE_TRAITS.neuroticism : ['I hope that is not a mistake.', 'I keep worrying about it.'],
+        key,
+        'n',
+      ),
+    );
+    shown.neuroticism = grade('neuroticism');
+  }
   if ((traits.agreeableness ?? 3) >= 4 && pick([true, false], key, 'a?')) {
     parts.push(
       pick(
-        ['Thanks so much.', 'Thank you!', 'Appreciate it.', 'Thanks, really.', 'You are a star.'],
+        free
+          ? FREE_TRAITS.agreeableness
+          : ['Thanks so much.', 'Thank you!', 'Appreciate it.', 'Thanks, really.', 'You are a star.'],
         key,
         'a',
       ),
     );
+    shown.agreeableness = grade('agreeableness');
   }
-  return parts.filter((part) => part !== '').join(' ');
+  // A planted decoy (with contradictions on, in 30% of free-chat rounds): someone else's trait, in
+  // words a cue list reads as the user's, for a trait the message does not show.
+  const decoy = Object.keys(TRAIT_DECOYS).filter((trait) => shown[trait] === undefined);
+  if (free && decoy.length > 0 && round.facts.length === 0 && dialect.contradictionRate > 0) {
+    if (chance(key, 'decoy') < 0.3) parts.push(pick(TRAIT_DECOYS[pick(decoy, key, 'trait')]!, key, 'decoy'));
+  }
+  const text = parts.filter((part) => part !== '').join(' ');
+  noteWritten(text, { traits: shown });
+  return text;
 }
 
 function assistantTurn(round: PromptRound, topic: string, key: string): string {
