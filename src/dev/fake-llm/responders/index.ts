@@ -3,7 +3,7 @@ import type { FakeChatRequest } from '../server.js';
 import { conceptAnswer } from './concepts.js';
 import { entailmentAnswer } from './entailment.js';
 import { rewardJudgeAnswer, sessionAnswer, slotAnswer } from './judges.js';
-import { personalityAnswer } from './labels.js';
+import { correctionAnswer, personalityAnswer, photoAnswer } from './labels.js';
 import { enrichmentAnswer, teacherAnswer } from './memory.js';
 import { realizerAnswer } from './realizer.js';
 import { systemContent } from './text.js';
@@ -17,6 +17,8 @@ const BY_SCHEMA: Record<string, Responder> = {
   slot_expressed: slotAnswer,
   meaning_entailment: entailmentAnswer,
   personality_evidence: personalityAnswer,
+  photo_description: photoAnswer,
+  correction_check: correctionAnswer,
   session_judgement: sessionAnswer,
   persona_enrichment: enrichmentAnswer,
   semantic_write: (r) => teacherAnswer('semantic_write', r),
@@ -41,6 +43,8 @@ const BY_SYSTEM_PROMPT: Array<[RegExp, string]> = [
   [/Answer whether the user message clearly states the given fact/, 'slot_expressed'],
   [/meaning-entailment\//, 'meaning_entailment'],
   [/personality-evidence\//, 'personality_evidence'],
+  [/photo-description\//, 'photo_description'],
+  [/correction-check\//, 'correction_check'],
   [/You review synthetic conversations/, 'session_judgement'],
   [/You flesh out simulated users/, 'persona_enrichment'],
   [/decide whether it states lasting personal information/, 'semantic_write'],

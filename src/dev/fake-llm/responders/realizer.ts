@@ -5,7 +5,7 @@ import type { FakeChatRequest, FakeDialect } from '../server.js';
 import { FREE_TRAITS, freeWrite, TRAIT_DECOYS } from './free-writing.js';
 import { plant } from './planted.js';
 import { pick, promptContent } from './text.js';
-import { noteWritten } from './written.js';
+import { noteWritten, type Written } from './written.js';
 
 /** One round of the realizer prompt's "WRITE THESE ROUNDS" list. */
 export interface PromptRound {
@@ -13,6 +13,8 @@ export interface PromptRound {
   facts: Array<{ statement: string; keywords: string[] }>;
   images: string[];
   noise: string | null;
+  /** The slip a misstatement or correction round is about, as the prompt gives it. */
+  slip?: { detail: string; wrong: string; right: string };
 }
 
 const ROUND = /^- round (\d+) at [^;]+(.*)$/;
@@ -20,6 +22,8 @@ const FACT = /express: "((?:[^"\\]|\\.)*)" keywords: ((?:"(?:[^"\\]|\\.)*"(?:, )
 const KEYWORD = /"((?:[^"\\]|\\.)*)"/g;
 const IMAGE = /; image: (.*?)(?=; (?:express|image|noise): |$)/g;
 const NOISE = /; noise: (\w+)/;
+const SLIP_SAID = /; noise: misstatement \(says (.+?) is (.+?) by mistake\)/;
+const SLIP_FIXED = /; noise: correction \((.+?) is (.+?), not (.+?) as said in round \d+\)/;
 
 /**
  * Reads the rounds to write from the realizer's chunk prompt (`src/synth/llm-realizer.ts`):
@@ -47,7 +51,21 @@ export function parseRealizerRounds(prompt: string): {
     // Captions are read after the facts are taken out, so a quoted fact cannot look like one.
     const withoutFacts = rest.replace(FACT, 'express: -');
     const images = [...withoutFacts.matchAll(IMAGE)].map((m) => (m[1] ?? '').trim());
-    rounds.push({ round: Number(match[1]), facts, images, noise: NOISE.exec(withoutFacts)?.[1] ?? null });
+    const fixed = SLIP_FIXED.exec(withoutFacts);
+    const said = SLIP_SAID.exec(withoutFacts);
+    const slip =
+      fixed !== null
+        ? { detail: fixed[1]!, right: fixed[2]!, wrong: fixed[3]! }
+        : said !== null
+          ? { detail: said[1]!, wrong: said[2]!, right: '' }
+          : null;
+    rounds.push({
+      round: Number(match[1]),
+      facts,
+      images,
+      noise: NOISE.exec(withoutFacts)?.[1] ?? null,
+      ...(slip === null ? {} : { slip }),
+    });
   }
   const topicLine = lines.find((line) => /^SESSION \d+ TOPICS: /.test(line)) ?? '';
   const topics = topicLine
@@ -168,6 +186,31 @@ export function inOwnVoice(statement: string, name: string): string {
   );
 }
 
+/**
+ * A noise round's line: a misstatement or correction says its slip when the prompt gives one (a
+ * planted correction also takes back a held preference), other kinds a canned line.
+ */
+function noiseLine(
+  round: PromptRound,
+  key: string,
+  held: readonly string[],
+  planting: (what: string) => boolean,
+  note: Partial<Written>,
+): string {
+  const slip = round.slip;
+  if (slip !== undefined && round.noise === 'misstatement')
+    return `Before I forget, put ${slip.detail} down as ${slip.wrong}.`;
+  if (slip !== undefined && round.noise === 'correction') {
+    note.corrects = { detail: slip.detail, right: slip.right };
+    const text = `My mistake earlier: ${slip.detail} is actually ${slip.right}, not ${slip.wrong}.`;
+    const item = held[0];
+    if (item === undefined || !planting('scope')) return text;
+    note.retracts = [item];
+    return `${text} And forget what I told you about ${item}.`;
+  }
+  return pick(NOISE_LINES[round.noise ?? ''] ?? NOISE_LINES.irrelevant ?? [''], key, 'noise');
+}
+
 /** A number in [0, 1) fixed by the key. */
 const chance = (...key: string[]) =>
   pick(
@@ -183,6 +226,7 @@ function userTurn(
   key: string,
   dialect: FakeDialect | undefined,
   planted: string[],
+  held: readonly string[],
 ): string {
   const parts: string[] = [];
   for (const fact of round.facts) {
@@ -200,13 +244,20 @@ function userTurn(
     parts.push(sentence(`${opener}${withKeywords(voiced, fact.keywords)}`));
     parts.push(pick(CONTEXT, key, fact.statement, 'context'));
   }
+  const note: Partial<Written> = { photos: [...round.images], photoDetails: [] };
+  const planting = (what: string) =>
+    dialect?.name === 'free' && chance(key, what, 'plant') < (dialect.labelErrorRate ?? 0);
   for (const caption of round.images) {
     parts.push(
       `<image> ${pick(['Look at this one:', 'I took this photo:', 'Here is what I saw:'], key, caption)} ${caption}.`,
     );
+    // Planted: a detail of what the photo shows (the fake never saw it; a visual question would not need the image).
+    if (planting(caption)) {
+      parts.push('You can count three of them in it.');
+      note.photoDetails?.push('three of them');
+    }
   }
-  if (round.noise !== null)
-    parts.push(pick(NOISE_LINES[round.noise] ?? NOISE_LINES.irrelevant ?? [''], key, 'noise'));
+  if (round.noise !== null) parts.push(noiseLine(round, key, held, planting, note));
   if (parts.length === 0) {
     const lead = pick(
       ['', 'Hey, ', 'Quick one: ', 'Okay, ', 'Morning! ', 'So ', 'Hmm, ', 'Right, ', 'Hi again, '],
@@ -284,7 +335,7 @@ function userTurn(
     if (chance(key, 'decoy') < 0.3) parts.push(pick(TRAIT_DECOYS[pick(decoy, key, 'trait')]!, key, 'decoy'));
   }
   const text = parts.filter((part) => part !== '').join(' ');
-  noteWritten(text, { traits: shown });
+  noteWritten(text, { ...note, traits: shown });
   return text;
 }
 
@@ -356,6 +407,13 @@ function assistantTurn(round: PromptRound, topic: string, key: string): string {
 export function realizerAnswer(request: FakeChatRequest): unknown {
   const prompt = promptContent(request.messages, 'WRITE THESE ROUNDS:');
   const { rounds, topics, traits, name } = parseRealizerRounds(prompt);
+  const fixing = new Set(
+    [...(/^ATTEMPT \d+: .*$/m.exec(prompt)?.[0] ?? '').matchAll(/\bround (\d+)/g)].map((m) => Number(m[1])),
+  );
+  // The preferences the prompt lists as held ("- like green tea [only …]"): what a correction must leave alone.
+  const held = [
+    ...prompt.matchAll(/^- (?:like|dislike) (.+?)(?: \[only [^\]]*\])?(?: \(assistant knows\))?$/gm),
+  ].map((m) => m[1]!);
   const seed = String(request.body.seed ?? '');
   // A regeneration's prompt differs (its attempt and hints), so its draws differ too.
   const promptKey = sha256(prompt).slice(0, 16);
@@ -366,7 +424,12 @@ export function realizerAnswer(request: FakeChatRequest): unknown {
         'your plans';
       const key = `${seed}\u0000${round.round}\u0000${promptKey}`;
       const planted: string[] = [];
-      const user = userTurn(round, topic, traits, name, key, request.dialect, planted);
+      // A round the retry prompt says was wrong is written as asked: nothing planted in it again.
+      const dialect =
+        request.dialect === undefined || !fixing.has(round.round)
+          ? request.dialect
+          : { ...request.dialect, contradictionRate: 0, labelErrorRate: 0 };
+      const user = userTurn(round, topic, traits, name, key, dialect, planted, held);
       for (const item of planted) plant(user, item);
       return {
         round: round.round,
