@@ -65,6 +65,19 @@ export const FREE_TRAITS = {
   agreeableness: ["Cheers, you're a gem.", 'Much obliged, as always.', 'Ta, that is kind of you.'],
 } as const;
 
+/** The fake's own trait lines per dialect (`plain` keeps the lines it always wrote). */
+export const TRAIT_LINES = {
+  free: FREE_TRAITS,
+  plain: {
+    extraversion: ['So excited about this!', 'Can’t wait!', 'Love it!'],
+    neuroticism: ['I hope that is not a mistake.', 'I keep worrying about it.'],
+    agreeableness: ['Thanks so much.', 'Thank you!', 'Appreciate it.', 'Thanks, really.', 'You are a star.'],
+  },
+} as const;
+
+/** The grade the fake's judge gives a trait one of its own lines shows (it cannot tell 4 from 5 either). */
+export const SHOWN_GRADE = 4;
+
 /** Someone else's trait in words a cue list reads as the user's (planted: the fake's judge knows better). */
 export const TRAIT_DECOYS: Readonly<Record<string, readonly string[]>> = {
   neuroticism: [

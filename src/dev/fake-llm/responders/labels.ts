@@ -1,26 +1,40 @@
 /**
  * The fake judge's answers to the label prompts of model-written text
  * (src/memory/gold/online-labels/, src/synth/round-labels/): from what the fake wrote into each
- * message (./written.ts), never from cue words in the text — a message it did not write shows
- * nothing it can vouch for.
+ * message (its own trait lines, ./written.ts), never from the offline readers' cue words.
  */
 import { BIG_FIVE_TRAITS } from '../../../schemas/common.js';
 import type { FakeChatRequest } from '../server.js';
+import { SHOWN_GRADE, TRAIT_LINES } from './free-writing.js';
 import { promptContent } from './text.js';
 import { writtenIn } from './written.js';
 
 const MESSAGE = /^MESSAGE (\S+) \(session \d+, round \d+\): (.*)$/gm;
+
+/**
+ * The traits the fake let show in a message, by its own trait lines (which share no cue with the
+ * offline reader in the free dialect): the text alone decides, so a resumed run or another fake
+ * process gives the same grades. Someone else's trait (a planted decoy) is not one of its lines.
+ */
+function ownTraits(message: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const lines of Object.values(TRAIT_LINES))
+    for (const [trait, phrases] of Object.entries(lines))
+      if ((phrases as readonly string[]).some((phrase) => message.includes(phrase)))
+        out.set(trait, SHOWN_GRADE);
+  return out;
+}
 
 /** `personality_evidence` (personality-evidence/1): the grades of the traits the fake let show, null for the rest. */
 export function personalityAnswer(request: FakeChatRequest): unknown {
   const prompt = promptContent(request.messages, 'MESSAGE ');
   return {
     messages: [...prompt.matchAll(MESSAGE)].map((m) => {
-      const traits = writtenIn(m[2]!)?.traits ?? {};
+      const traits = ownTraits(m[2]!);
       return {
         id: m[1]!,
-        ...Object.fromEntries(BIG_FIVE_TRAITS.map((trait) => [trait, traits[trait] ?? null])),
-        quote: Object.keys(traits).length > 0 ? m[2]!.slice(0, 120) : '',
+        ...Object.fromEntries(BIG_FIVE_TRAITS.map((trait) => [trait, traits.get(trait) ?? null])),
+        quote: traits.size > 0 ? m[2]!.slice(0, 120) : '',
       };
     }),
   };

@@ -2,7 +2,7 @@ import { sentence } from '../../../synth/grammar.js';
 import { firstPerson, withKeywords } from '../../../synth/offline/text.js';
 import { sha256 } from '../../../util/hash.js';
 import type { FakeChatRequest, FakeDialect } from '../server.js';
-import { FREE_TRAITS, freeWrite, TRAIT_DECOYS } from './free-writing.js';
+import { freeWrite, SHOWN_GRADE, TRAIT_DECOYS, TRAIT_LINES } from './free-writing.js';
 import { plant } from './planted.js';
 import { pick, promptContent } from './text.js';
 import { noteWritten, type Written } from './written.js';
@@ -297,37 +297,20 @@ function userTurn(
     );
     parts.push(`${lead}${lead === '' ? ask.charAt(0).toUpperCase() + ask.slice(1) : ask}${tail}`);
   }
-  const free = dialect?.name === 'free';
+  // The traits the fake lets show, in its own lines; its judge grades them 4 (TRAIT_LINES).
+  const lines = TRAIT_LINES[dialect?.name === 'free' ? 'free' : 'plain'];
   const shown: Record<string, number> = {};
-  const grade = (trait: string) => Math.min(5, Math.round(traits[trait] ?? 3));
-  if ((traits.extraversion ?? 3) >= 4) {
-    parts.push(
-      pick(free ? FREE_TRAITS.extraversion : ['So excited about this!', 'Can’t wait!', 'Love it!'], key, 'x'),
-    );
-    shown.extraversion = grade('extraversion');
+  for (const [trait, draw] of [
+    ['extraversion', 'x'],
+    ['neuroticism', 'n'],
+    ['agreeableness', 'a'],
+  ] as const) {
+    if ((traits[trait] ?? 3) < 4) continue;
+    if (trait === 'agreeableness' && !pick([true, false], key, 'a?')) continue;
+    parts.push(pick(lines[trait], key, draw));
+    shown[trait] = SHOWN_GRADE;
   }
-  if ((traits.neuroticism ?? 3) >= 4) {
-    parts.push(
-      pick(
-        free ? FREE_TRAITS.neuroticism : ['I hope that is not a mistake.', 'I keep worrying about it.'],
-        key,
-        'n',
-      ),
-    );
-    shown.neuroticism = grade('neuroticism');
-  }
-  if ((traits.agreeableness ?? 3) >= 4 && pick([true, false], key, 'a?')) {
-    parts.push(
-      pick(
-        free
-          ? FREE_TRAITS.agreeableness
-          : ['Thanks so much.', 'Thank you!', 'Appreciate it.', 'Thanks, really.', 'You are a star.'],
-        key,
-        'a',
-      ),
-    );
-    shown.agreeableness = grade('agreeableness');
-  }
+  const free = dialect?.name === 'free';
   // A planted decoy (with contradictions on, in 30% of free-chat rounds): someone else's trait, in
   // words a cue list reads as the user's, for a trait the message does not show.
   const decoy = Object.keys(TRAIT_DECOYS).filter((trait) => shown[trait] === undefined);
