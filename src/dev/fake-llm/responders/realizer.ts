@@ -3,6 +3,7 @@ import { firstPerson, withKeywords } from '../../../synth/offline/text.js';
 import { sha256 } from '../../../util/hash.js';
 import type { FakeChatRequest, FakeDialect } from '../server.js';
 import { freeWrite, SHOWN_GRADE, TRAIT_DECOYS, TRAIT_LINES } from './free-writing.js';
+import { noiseLine } from './noise-lines.js';
 import { plant } from './planted.js';
 import { pick, promptContent } from './text.js';
 import { noteWritten, type Written } from './written.js';
@@ -82,39 +83,6 @@ export function parseRealizerRounds(prompt: string): {
   return { rounds, topics, traits, name };
 }
 
-const NOISE_LINES: Record<string, readonly string[]> = {
-  irrelevant: [
-    'Unrelated, but how many grams are in a cup of flour?',
-    'Quick random one: what is the capital of Australia again?',
-    'Totally off topic, why do cats knead blankets?',
-  ],
-  exploratory: [
-    'Just browsing ideas here, what else is out there along these lines?',
-    "I'm only looking around for now, show me a few different options.",
-    "Not deciding anything yet, I'm curious what people usually pick.",
-  ],
-  on_behalf: [
-    'This one is for a friend, not me: what would you suggest for her?',
-    'Asking for my neighbour, he wants a recommendation.',
-    'My colleague asked me to check this for him, any idea?',
-  ],
-  impulse: [
-    'Sudden urge to try something wild today, probably a one-off.',
-    'I just feel like doing something different this afternoon, only this once.',
-    'Random impulse, I might grab something new on the way home.',
-  ],
-  misstatement: [
-    'Quick errand: please note the pickup time as 7 pm.',
-    'Before I forget, the drop-off day for my parcel is Tuesday.',
-    'Put the number of guests down as four, please.',
-  ],
-  correction: [
-    'Sorry, I mistyped the time in my last message, I meant the evening.',
-    'Small correction to what I wrote before: it was Tuesday, not Monday.',
-    'Ignore the number I gave earlier, it was a typo.',
-  ],
-};
-
 const LIKE_FRAMES = [
   'I like {x}',
   "I've really gotten into {x} lately",
@@ -184,31 +152,6 @@ export function inOwnVoice(statement: string, name: string): string {
     /\b(now|no longer|still) (likes|dislikes|loves|hates|prefers|enjoys)\b/g,
     (_m, adverb: string, verb: string) => `${adverb} ${verb.slice(0, -1)}`,
   );
-}
-
-/**
- * A noise round's line: a misstatement or correction says its slip when the prompt gives one (a
- * planted correction also takes back a held preference), other kinds a canned line.
- */
-function noiseLine(
-  round: PromptRound,
-  key: string,
-  held: readonly string[],
-  planting: (what: string) => boolean,
-  note: Partial<Written>,
-): string {
-  const slip = round.slip;
-  if (slip !== undefined && round.noise === 'misstatement')
-    return `Before I forget, put ${slip.detail} down as ${slip.wrong}.`;
-  if (slip !== undefined && round.noise === 'correction') {
-    note.corrects = { detail: slip.detail, right: slip.right };
-    const text = `My mistake earlier: ${slip.detail} is actually ${slip.right}, not ${slip.wrong}.`;
-    const item = held[0];
-    if (item === undefined || !planting('scope')) return text;
-    note.retracts = [item];
-    return `${text} And forget what I told you about ${item}.`;
-  }
-  return pick(NOISE_LINES[round.noise ?? ''] ?? NOISE_LINES.irrelevant ?? [''], key, 'noise');
 }
 
 /** A number in [0, 1) fixed by the key. */
