@@ -53,8 +53,8 @@ export function personalityPrompt(messages: readonly LabelledMessage[]): string 
 /**
  * The personality-inference target of every user turn of a model-written dialogue, by turn id,
  * from the model's grades (null → 3); null when the dialogue was written offline or no model
- * can read it (the offline reader stays as it is). One cached call per 40 user messages, a
- * session never split. A call that fails, or an answer that leaves a message out, is an error
+ * can read it (the offline reader stays as it is). One cached call per 40 user messages (whole
+ * sessions together when they fit). A call that fails, or an answer that leaves a message out, is an error
  * naming the prompt and the message (the user is quarantined), never a default target.
  *
  * @example const targets = await onlinePersonalityTargets(llm, dialogue, { stage: 'memory' });
