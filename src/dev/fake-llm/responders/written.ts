@@ -1,8 +1,9 @@
 /**
  * What the fake model wrote into each user message besides the plan's facts: the traits it let
- * show (and the third-party decoys it planted), the photos it presented, the slips it corrected.
- * Its label answers (./labels.ts) read this record, never the text, as a model would know its
- * own intent; the offline cue readers are not consulted.
+ * show, the photos it presented, the slips it corrected. Its photo and correction answers
+ * (./labels.ts) read this record, as a model would know its own intent (its personality answer
+ * finds its own trait lines in the text; tests check it against the traits recorded here); the
+ * offline cue readers are never consulted.
  */
 export interface Written {
   /** Big Five grades the message shows (a trait absent: not shown). */
