@@ -1,6 +1,6 @@
 import { PersonaForgeError, RunStopError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
-import { BIG_FIVE_TRAITS, SCHEMA_VERSION } from '../schemas/common.js';
+import { BIG_FIVE_TRAITS, type BigFive, SCHEMA_VERSION } from '../schemas/common.js';
 import type { Turn, UserDialogue } from '../schemas/dialogue.js';
 import type {
   MemorySnapshot,
@@ -53,6 +53,8 @@ export interface ReplayOptions {
   stage?: string;
   /** Retrieval paths for trajectories (figures per path). @default config.retrieval.mode */
   mode?: 'hybrid' | 'bm25' | 'dense';
+  /** Personality targets by turn id a model read from model-written text (online-labels/); the offline reader for the rest. */
+  personalityTargets?: ReadonlyMap<string, BigFive> | null;
 }
 
 const traceTurn = (turn: Turn): TraceTurn => ({
@@ -231,7 +233,7 @@ export async function replayMemory(
           });
         }
         observeSlots(index, known, semantic.slots);
-        const scores = goldPersonalityScores(index, turn);
+        const scores = options.personalityTargets?.get(turn.id) ?? goldPersonalityScores(index, turn);
         trace(
           'personality_inference',
           session.index,

@@ -3,6 +3,7 @@ import { UserDialogue } from '../schemas/dialogue.js';
 import { UserMemory } from '../schemas/memory.js';
 import { encodeUserMemoryRecord } from '../schemas/memory-record-codec.js';
 import { UserPlan } from '../schemas/plan.js';
+import { onlinePersonalityTargets } from './gold/online-labels/personality.js';
 import { replayMemory } from './replay.js';
 import { createCachingEmbedder, createRecordingEmbedder } from './retrieval/caching-embedder.js';
 import { createOfflineEmbedder } from './retrieval/offline-embedder.js';
@@ -33,7 +34,9 @@ export const memoryStage: MapStage<UserMemory> = {
     const plan = UserPlan.parse(inputs.plan);
     const dialogue = UserDialogue.parse(inputs.synth);
     const config = ctx.config.memory;
-    const options = { config, seed: ctx.seed, stage: 'memory' };
+    // Model-written text: the personality targets are a model's reading (offline: null, the cue reader).
+    const personalityTargets = await onlinePersonalityTargets(ctx.llm, dialogue, { stage: 'memory' });
+    const options = { config, seed: ctx.seed, stage: 'memory', personalityTargets };
     let embedder = embedderFromLlm(ctx.llm, config.embedderRole, 'memory');
     if (!ctx.llm.isOffline(config.embedderRole)) {
       const recording = createRecordingEmbedder(

@@ -119,7 +119,7 @@ export function buildChunkPrompt(request: ChunkRequest, replyWords = 40): ChatMe
       parts.push('free chat on the topics');
     lines.push(`- ${parts.join('; ')}`);
   }
-  if (request.missing.length > 0) {
+  if (request.missing.length > 0 || (request.hints?.length ?? 0) > 0) {
     // The meaning missed, in words: a model told only "include these keywords" repeats them
     // in a sentence that still says the wrong thing.
     const hints =

@@ -9,6 +9,7 @@ import { checkChunkSlots, emptyMeaningCounts, type MeaningCounts } from './check
 import { slotExpectations } from './meaning/index.js';
 import { createPlanView, type PlanView } from './plan-view.js';
 import type { ChunkRound, CompactState, RealizedRound, Realizer } from './realizer.js';
+import { checkRoundLabels } from './round-labels/index.js';
 
 export interface RealizeDialogueOptions {
   realizer: Realizer;
@@ -30,6 +31,8 @@ export interface RealizeStats {
   chunks: number;
   regenerations: number;
   judgeCalls: number;
+  /** Photo and correction checks of model-written turns (round-labels/). */
+  labelCalls?: number;
   /** Planned chunks, and how many needed 0, 1, 2 … regenerations (index = regenerations). */
   regenerationsPerChunk?: number[];
   /** What the meaning check read and what the judge decided. */
@@ -311,7 +314,16 @@ async function realizeChecked(
     meaning.contradicts += check.meaning.contradicts;
     meaning.undecided += check.meaning.undecided;
     for (const key of ['yes', 'no', 'opposite'] as const) meaning.judged[key] += check.meaning.judged[key];
-    if (check.missing.length === 0) {
+    // Photo and correction turns a model wrote are checked by a model (round-labels/).
+    const labels = await checkRoundLabels(
+      options.llm,
+      view,
+      session.index,
+      rounds.map((round, i) => ({ ...round, user: fixed[i]!.user })),
+      { stage: options.stage ?? 'synth', modelWritten: !options.realizer.offline },
+    );
+    stats.labelCalls = (stats.labelCalls ?? 0) + labels.calls;
+    if (check.missing.length === 0 && labels.problems.length === 0) {
       perChunk[attempt] = (perChunk[attempt] ?? 0) + 1;
       return fixed;
     }
@@ -319,12 +331,20 @@ async function realizeChecked(
     hints = missing.map(
       (slot) => `round ${slot.round} ${check.reasons.get(slot.id) ?? `must say ${slot.statement}`}`,
     );
-    problem = `slots not expressed: ${missing
-      .map((slot) => {
-        const reason = check.reasons.get(slot.id);
-        return `${slot.id} [${slot.keywords.join(', ')}]${reason === undefined ? '' : ` (${reason})`}`;
-      })
-      .join('; ')}`;
+    hints.push(...labels.problems.map((p) => `round ${p.round} ${p.reason}`));
+    problem = [
+      ...(missing.length === 0
+        ? []
+        : [
+            `slots not expressed: ${missing
+              .map((slot) => {
+                const reason = check.reasons.get(slot.id);
+                return `${slot.id} [${slot.keywords.join(', ')}]${reason === undefined ? '' : ` (${reason})`}`;
+              })
+              .join('; ')}`,
+          ]),
+      ...labels.problems.map((p) => `round ${p.round} (${p.prompt}) ${p.reason}`),
+    ].join('; ');
   }
   throw new SynthError(
     view.plan.userId,

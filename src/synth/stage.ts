@@ -69,6 +69,7 @@ function countStats(count: ((name: string, n: number) => void) | undefined, stat
     if (n > 0) count(`chunksRegenerated${regenerations}x`, n);
   });
   count('judgeCalls', stats.judgeCalls);
+  if (stats.labelCalls !== undefined) count('labelCalls', stats.labelCalls);
   const meaning = stats.meaning;
   if (meaning === undefined) return;
   count('meaningUnsure', meaning.unsure);

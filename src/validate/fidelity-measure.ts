@@ -228,7 +228,8 @@ export function measureUserFidelity(
     n.m2aSessionRefs += seen.sessionRefs;
     n.m2aWrongRefs += seen.wrongSessionRefs;
   }
-  for (const trace of index.bundle.memory?.traces ?? []) {
+  // Counted on offline text only: on model text the targets are a model's reading (personality-evidence/1).
+  for (const trace of index.bundle.dialogue.offline ? (index.bundle.memory?.traces ?? []) : []) {
     if (trace.task !== 'personality_inference') continue;
     n.personalityRows++;
     if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;

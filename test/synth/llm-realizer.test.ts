@@ -84,7 +84,10 @@ describe('LLM realizer', () => {
       stats,
     );
     expect(stats.judgeCalls).toBe(multi.slots.length);
-    expect(llm.calls.filter((c) => c.role === 'judge')).toHaveLength(multi.slots.length);
+    // The photo and correction checks of the model's turns go to the judge as well.
+    expect(llm.calls.filter((c) => c.role === 'judge')).toHaveLength(
+      multi.slots.length + (stats.labelCalls ?? 0),
+    );
     expect(dialogue.sessions.flatMap((s) => s.turns.flatMap((t) => t.slots))).toHaveLength(
       multi.slots.length,
     );

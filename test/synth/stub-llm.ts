@@ -105,6 +105,12 @@ export function chunkResponder(
       const ids = [...messages[1]!.content.matchAll(/^QUESTION (\S+) /gm)].map((m) => m[1]!);
       return JSON.stringify({ answers: ids.map((id) => ({ id, says: 'yes', quote: 'stub judge agrees' })) });
     }
+    if (role === 'judge' && /photo-description\/|correction-check\//.test(messages[0]!.content)) {
+      // The photo and correction checks (src/synth/round-labels/): a faithful model's turn passes.
+      const ids = [...messages[1]!.content.matchAll(/^(?:PHOTO|CORRECTION) (\S+) /gm)].map((m) => m[1]!);
+      const pass = { shown: true, subject: true, details: [], corrects: true, retracts: [] };
+      return JSON.stringify({ answers: ids.map((id) => ({ id, ...pass })) });
+    }
     if (role === 'judge') return JSON.stringify({ expressed: true, reason: 'stub judge agrees' });
     const rounds = parseChunkPrompt(messages);
     return JSON.stringify({

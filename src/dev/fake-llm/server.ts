@@ -30,6 +30,12 @@ export interface FakeChatRequest {
 export interface FakeDialect {
   name: 'plain' | 'free';
   contradictionRate: number;
+  /**
+   * Share of photo and correction rounds written wrong on purpose (free dialect): a photo turn
+   * that says what the photo shows, a correction that also takes back a held preference. Its
+   * judge knows which (photo-description/1, correction-check/1). @default 0
+   */
+  labelErrorRate?: number;
 }
 
 export interface FakeLlmServerOptions {

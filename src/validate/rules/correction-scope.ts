@@ -24,7 +24,9 @@ function heldAt(plan: UserPlan, time: number): Preference[] {
  */
 export function correctionProblem(index: UserIndex, turn: Turn, sessionIndex: number): string | null {
   const plan = index.bundle.plan;
-  const held = heldAt(plan, Date.parse(turn.time)).find(
+  // Model-written text: its scope was checked by a model on write (correction-check/1), not by names.
+  const read = index.bundle.dialogue.offline ? heldAt(plan, Date.parse(turn.time)) : [];
+  const held = read.find(
     (p) =>
       names(turn.text, slotTopic(p.slot)) ||
       names(turn.text, p.item) ||

@@ -64,6 +64,8 @@ export const personalityEvidenceCheck: RuleCheck = {
   description: 'personality-inference targets read only the traits their message shows, on the side it shows',
   run({ bundle }) {
     const failures: RuleFailure[] = [];
+    // Model-written text: the targets are a model's reading (personality-evidence/1), not the cues'.
+    if (!bundle.dialogue.offline) return failures;
     for (const trace of bundle.memory?.traces ?? []) {
       if (trace.task !== 'personality_inference') continue;
       const problems = personalityTargetProblems(trace);

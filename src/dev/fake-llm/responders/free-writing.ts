@@ -46,6 +46,48 @@ export const FREE_BANKS = {
   hedge: ['', '', 'Maybe it is just me, but ', 'If I am being frank, ', 'Call me odd, but '],
 } as const;
 
+/**
+ * Traits shown in the fake's own words: no phrase the offline personality cue reader
+ * (src/memory/gold/personality-evidence.ts) reads (a test asserts it), so only a model's reading
+ * (personality-evidence/1) finds them.
+ */
+export const FREE_TRAITS = {
+  extraversion: [
+    "I've already told half the office about it.",
+    "I'd talk about this with anyone who'd listen.",
+    'I rounded up the whole gang to hear about it.',
+  ],
+  neuroticism: [
+    'Part of me keeps bracing for it to go wrong.',
+    "My stomach's in knots over it, to be honest.",
+    'I lie awake running through what could go sideways.',
+  ],
+  agreeableness: ["Cheers, you're a gem.", 'Much obliged, as always.', 'Ta, that is kind of you.'],
+} as const;
+
+/** The fake's own trait lines per dialect (`plain` keeps the lines it always wrote). */
+export const TRAIT_LINES = {
+  free: FREE_TRAITS,
+  plain: {
+    extraversion: ['So excited about this!', 'Can’t wait!', 'Love it!'],
+    neuroticism: ['I hope that is not a mistake.', 'I keep worrying about it.'],
+    agreeableness: ['Thanks so much.', 'Thank you!', 'Appreciate it.', 'Thanks, really.', 'You are a star.'],
+  },
+} as const;
+
+/** The grade the fake's judge gives a trait one of its own lines shows (it cannot tell 4 from 5 either). */
+export const SHOWN_GRADE = 4;
+
+/** Someone else's trait in words a cue list reads as the user's (planted: the fake's judge knows better). */
+export const TRAIT_DECOYS: Readonly<Record<string, readonly string[]>> = {
+  neuroticism: [
+    'My sister is worried sick about it, mind you.',
+    'My flatmate keeps saying he is anxious about the whole thing.',
+  ],
+  openness: ['My sister says she is feeling more adventurous lately, not that it rubs off.'],
+  conscientiousness: ['My flatmate has become more organised since the move, unlike me.'],
+};
+
 /** Planned conditions in other words. */
 export const FREE_CONDITIONS: Readonly<Record<string, string>> = {
   'on weekday mornings': 'before clocking in',

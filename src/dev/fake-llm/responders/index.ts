@@ -3,6 +3,7 @@ import type { FakeChatRequest } from '../server.js';
 import { conceptAnswer } from './concepts.js';
 import { entailmentAnswer } from './entailment.js';
 import { rewardJudgeAnswer, sessionAnswer, sessionsAnswer, slotAnswer } from './judges.js';
+import { correctionAnswer, personalityAnswer, photoAnswer } from './labels.js';
 import { enrichmentAnswer, teacherAnswer } from './memory.js';
 import { realizerAnswer } from './realizer.js';
 import { systemContent } from './text.js';
@@ -15,6 +16,9 @@ const BY_SCHEMA: Record<string, Responder> = {
   concept_sessions: conceptAnswer,
   slot_expressed: slotAnswer,
   meaning_entailment: entailmentAnswer,
+  personality_evidence: personalityAnswer,
+  photo_description: photoAnswer,
+  correction_check: correctionAnswer,
   session_judgement: sessionAnswer,
   session_judgements: sessionsAnswer,
   persona_enrichment: enrichmentAnswer,
@@ -39,6 +43,9 @@ const BY_SYSTEM_PROMPT: Array<[RegExp, string]> = [
   [/realistic multimodal conversations about a user's personal concepts/, 'concept_sessions'],
   [/Answer whether the user message clearly states the given fact/, 'slot_expressed'],
   [/meaning-entailment\//, 'meaning_entailment'],
+  [/personality-evidence\//, 'personality_evidence'],
+  [/photo-description\//, 'photo_description'],
+  [/correction-check\//, 'correction_check'],
   [/You review synthetic conversations/, 'session_judgement'],
   [/You review several sessions of one user's synthetic conversations/, 'session_judgements'],
   [/You flesh out simulated users/, 'persona_enrichment'],

@@ -2,9 +2,11 @@ import { sentence } from '../../../synth/grammar.js';
 import { firstPerson, withKeywords } from '../../../synth/offline/text.js';
 import { sha256 } from '../../../util/hash.js';
 import type { FakeChatRequest, FakeDialect } from '../server.js';
-import { freeWrite } from './free-writing.js';
+import { freeWrite, SHOWN_GRADE, TRAIT_DECOYS, TRAIT_LINES } from './free-writing.js';
+import { noiseLine } from './noise-lines.js';
 import { plant } from './planted.js';
 import { pick, promptContent, systemContent } from './text.js';
+import { noteWritten, type Written } from './written.js';
 
 /** One round of the realizer prompt's "WRITE THESE ROUNDS" list. */
 export interface PromptRound {
@@ -12,6 +14,8 @@ export interface PromptRound {
   facts: Array<{ statement: string; keywords: string[] }>;
   images: string[];
   noise: string | null;
+  /** The slip a misstatement or correction round is about, as the prompt gives it. */
+  slip?: { detail: string; wrong: string; right: string };
 }
 
 const ROUND = /^- round (\d+) at [^;]+(.*)$/;
@@ -19,6 +23,8 @@ const FACT = /express: "((?:[^"\\]|\\.)*)" keywords: ((?:"(?:[^"\\]|\\.)*"(?:, )
 const KEYWORD = /"((?:[^"\\]|\\.)*)"/g;
 const IMAGE = /; image: (.*?)(?=; (?:express|image|noise): |$)/g;
 const NOISE = /; noise: (\w+)/;
+const SLIP_SAID = /; noise: misstatement \(says (.+?) is (.+?) by mistake\)/;
+const SLIP_FIXED = /; noise: correction \((.+?) is (.+?), not (.+?) as said in round \d+\)/;
 
 /**
  * Reads the rounds to write from the realizer's chunk prompt (`src/synth/llm-realizer.ts`):
@@ -46,7 +52,21 @@ export function parseRealizerRounds(prompt: string): {
     // Captions are read after the facts are taken out, so a quoted fact cannot look like one.
     const withoutFacts = rest.replace(FACT, 'express: -');
     const images = [...withoutFacts.matchAll(IMAGE)].map((m) => (m[1] ?? '').trim());
-    rounds.push({ round: Number(match[1]), facts, images, noise: NOISE.exec(withoutFacts)?.[1] ?? null });
+    const fixed = SLIP_FIXED.exec(withoutFacts);
+    const said = SLIP_SAID.exec(withoutFacts);
+    const slip =
+      fixed !== null
+        ? { detail: fixed[1]!, right: fixed[2]!, wrong: fixed[3]! }
+        : said !== null
+          ? { detail: said[1]!, wrong: said[2]!, right: '' }
+          : null;
+    rounds.push({
+      round: Number(match[1]),
+      facts,
+      images,
+      noise: NOISE.exec(withoutFacts)?.[1] ?? null,
+      ...(slip === null ? {} : { slip }),
+    });
   }
   const topicLine = lines.find((line) => /^SESSION \d+ TOPICS: /.test(line)) ?? '';
   const topics = topicLine
@@ -62,39 +82,6 @@ export function parseRealizerRounds(prompt: string): {
   }
   return { rounds, topics, traits, name };
 }
-
-const NOISE_LINES: Record<string, readonly string[]> = {
-  irrelevant: [
-    'Unrelated, but how many grams are in a cup of flour?',
-    'Quick random one: what is the capital of Australia again?',
-    'Totally off topic, why do cats knead blankets?',
-  ],
-  exploratory: [
-    'Just browsing ideas here, what else is out there along these lines?',
-    "I'm only looking around for now, show me a few different options.",
-    "Not deciding anything yet, I'm curious what people usually pick.",
-  ],
-  on_behalf: [
-    'This one is for a friend, not me: what would you suggest for her?',
-    'Asking for my neighbour, he wants a recommendation.',
-    'My colleague asked me to check this for him, any idea?',
-  ],
-  impulse: [
-    'Sudden urge to try something wild today, probably a one-off.',
-    'I just feel like doing something different this afternoon, only this once.',
-    'Random impulse, I might grab something new on the way home.',
-  ],
-  misstatement: [
-    'Quick errand: please note the pickup time as 7 pm.',
-    'Before I forget, the drop-off day for my parcel is Tuesday.',
-    'Put the number of guests down as four, please.',
-  ],
-  correction: [
-    'Sorry, I mistyped the time in my last message, I meant the evening.',
-    'Small correction to what I wrote before: it was Tuesday, not Monday.',
-    'Ignore the number I gave earlier, it was a typo.',
-  ],
-};
 
 const LIKE_FRAMES = [
   'I like {x}',
@@ -182,6 +169,7 @@ function userTurn(
   key: string,
   dialect: FakeDialect | undefined,
   planted: string[],
+  held: readonly string[],
 ): string {
   const parts: string[] = [];
   for (const fact of round.facts) {
@@ -199,13 +187,20 @@ function userTurn(
     parts.push(sentence(`${opener}${withKeywords(voiced, fact.keywords)}`));
     parts.push(pick(CONTEXT, key, fact.statement, 'context'));
   }
+  const note: Partial<Written> = { photos: [...round.images], photoDetails: [] };
+  const planting = (what: string) =>
+    dialect?.name === 'free' && chance(key, what, 'plant') < (dialect.labelErrorRate ?? 0);
   for (const caption of round.images) {
     parts.push(
       `<image> ${pick(['Look at this one:', 'I took this photo:', 'Here is what I saw:'], key, caption)} ${caption}.`,
     );
+    // Planted: a detail of what the photo shows (the fake never saw it; a visual question would not need the image).
+    if (planting(caption)) {
+      parts.push('You can count three of them in it.');
+      note.photoDetails?.push('three of them');
+    }
   }
-  if (round.noise !== null)
-    parts.push(pick(NOISE_LINES[round.noise] ?? NOISE_LINES.irrelevant ?? [''], key, 'noise'));
+  if (round.noise !== null) parts.push(noiseLine(round, key, held, planting, note));
   if (parts.length === 0) {
     const lead = pick(
       ['', 'Hey, ', 'Quick one: ', 'Okay, ', 'Morning! ', 'So ', 'Hmm, ', 'Right, ', 'Hi again, '],
@@ -245,20 +240,29 @@ function userTurn(
     );
     parts.push(`${lead}${lead === '' ? ask.charAt(0).toUpperCase() + ask.slice(1) : ask}${tail}`);
   }
-  if ((traits.extraversion ?? 3) >= 4)
-    parts.push(pick(['So excited about this!', 'Can’t wait!', 'Love it!'], key, 'x'));
-  if ((traits.neuroticism ?? 3) >= 4)
-    parts.push(pick(['I hope that is not a mistake.', 'I keep worrying about it.'], key, 'n'));
-  if ((traits.agreeableness ?? 3) >= 4 && pick([true, false], key, 'a?')) {
-    parts.push(
-      pick(
-        ['Thanks so much.', 'Thank you!', 'Appreciate it.', 'Thanks, really.', 'You are a star.'],
-        key,
-        'a',
-      ),
-    );
+  // The traits the fake lets show, in its own lines; its judge grades them 4 (TRAIT_LINES).
+  const lines = TRAIT_LINES[dialect?.name === 'free' ? 'free' : 'plain'];
+  const shown: Record<string, number> = {};
+  for (const [trait, draw] of [
+    ['extraversion', 'x'],
+    ['neuroticism', 'n'],
+    ['agreeableness', 'a'],
+  ] as const) {
+    if ((traits[trait] ?? 3) < 4) continue;
+    if (trait === 'agreeableness' && !pick([true, false], key, 'a?')) continue;
+    parts.push(pick(lines[trait], key, draw));
+    shown[trait] = SHOWN_GRADE;
   }
-  return parts.filter((part) => part !== '').join(' ');
+  const free = dialect?.name === 'free';
+  // A planted decoy (with contradictions on, in 30% of free-chat rounds): someone else's trait, in
+  // words a cue list reads as the user's, for a trait the message does not show.
+  const decoy = Object.keys(TRAIT_DECOYS).filter((trait) => shown[trait] === undefined);
+  if (free && decoy.length > 0 && round.facts.length === 0 && dialect.contradictionRate > 0) {
+    if (chance(key, 'decoy') < 0.3) parts.push(pick(TRAIT_DECOYS[pick(decoy, key, 'trait')]!, key, 'decoy'));
+  }
+  const text = parts.filter((part) => part !== '').join(' ');
+  noteWritten(text, { ...note, traits: shown });
+  return text;
 }
 
 const FILLERS = (topic: string) => [
@@ -349,6 +353,13 @@ function assistantTurn(round: PromptRound, topic: string, key: string): string {
 export function realizerAnswer(request: FakeChatRequest): unknown {
   const prompt = promptContent(request.messages, 'WRITE THESE ROUNDS:');
   const { rounds, topics, traits, name } = parseRealizerRounds(prompt);
+  const fixing = new Set(
+    [...(/^ATTEMPT \d+: .*$/m.exec(prompt)?.[0] ?? '').matchAll(/\bround (\d+)/g)].map((m) => Number(m[1])),
+  );
+  // The preferences the prompt lists as held ("- like green tea [only …]"): what a correction must leave alone.
+  const held = [
+    ...prompt.matchAll(/^- (?:like|dislike) (.+?)(?: \[only [^\]]*\])?(?: \(assistant knows\))?$/gm),
+  ].map((m) => m[1]!);
   const seed = String(request.body.seed ?? '');
   // A regeneration's prompt differs (its attempt and hints), so its draws differ too.
   const promptKey = sha256(prompt).slice(0, 16);
@@ -361,7 +372,12 @@ export function realizerAnswer(request: FakeChatRequest): unknown {
         'your plans';
       const key = `${seed}\u0000${round.round}\u0000${promptKey}`;
       const planted: string[] = [];
-      const user = userTurn(round, topic, traits, name, key, request.dialect, planted);
+      // A round the retry prompt says was wrong is written as asked: nothing planted in it again.
+      const dialect =
+        request.dialect === undefined || !fixing.has(round.round)
+          ? request.dialect
+          : { ...request.dialect, contradictionRate: 0, labelErrorRate: 0 };
+      const user = userTurn(round, topic, traits, name, key, dialect, planted, held);
       for (const item of planted) plant(user, item);
       return {
         round: round.round,
