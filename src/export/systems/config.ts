@@ -46,6 +46,11 @@ export const VitaBenchSystemConfig = z
     delayMinutes: z.number().min(0.1).default(30),
     /** Most rubric assertions per subtask (focal preference first). @default 4 */
     maxRubrics: z.number().int().min(1).default(4),
+    /**
+     * Candidate stores per subtask: all fit the request, only the user's preference picks one
+     * (VitaBench's delivery tasks hold 1–9 stores, mostly 3–6). @default 4
+     */
+    candidates: z.number().int().min(2).max(8).default(4),
   })
   .strict();
 export type VitaBenchSystemConfig = z.infer<typeof VitaBenchSystemConfig>;
