@@ -17,12 +17,13 @@ import type { Preference, PreferenceCategory } from '../../schemas/plan.js';
 import type { Rng } from '../../util/rng.js';
 
 /**
- * What a request asks for, by the focal preference's category: the word the request and every
- * offer's store share, chosen to be in no catalogue item ("trip" would single out "road trips").
+ * What a request asks for: the word the request and every offer's store share, chosen to be in no
+ * catalogue item ("trip" would single out "road trips"). Food splits into meals, drinks and snacks
+ * (an oat milk latte is no answer to "order me a meal").
  */
-export type VitaKind = 'meal' | 'shopping' | 'journey' | 'activity' | 'hobby supplies';
+export type VitaKind = 'meal' | 'drink' | 'snack' | 'shopping' | 'journey' | 'activity' | 'hobby supplies';
 
-export const KIND: Readonly<Record<PreferenceCategory, VitaKind>> = {
+const KIND: Readonly<Record<PreferenceCategory, VitaKind>> = {
   food: 'meal',
   shopping: 'shopping',
   travel: 'journey',
@@ -30,15 +31,34 @@ export const KIND: Readonly<Record<PreferenceCategory, VitaKind>> = {
   lifestyle: 'activity',
   longtail: 'hobby supplies',
 };
+const FOOD_KINDS: Readonly<Record<string, VitaKind>> = {
+  'food.coffee': 'drink',
+  'food.tea': 'drink',
+  'food.wine': 'drink',
+  'food.smoothie': 'drink',
+  'food.dessert': 'snack',
+  'food.snacks': 'snack',
+  'food.cheese': 'snack',
+  'food.fruit': 'snack',
+};
 
-/** Where fillers come from, by the focal category (the small categories borrow from a neighbour). */
-const POOLS: Readonly<Record<PreferenceCategory, readonly PreferenceCategory[]>> = {
-  food: ['food'],
+/**
+ * The kind of thing a preference's slot is about.
+ *
+ * @example kindOf({ slot: 'food.coffee', category: 'food' }) // 'drink'
+ */
+export const kindOf = (p: Pick<Preference, 'slot' | 'category'>): VitaKind =>
+  FOOD_KINDS[baseSlot(p.slot)] ?? KIND[p.category];
+
+/** Where fillers come from, by kind (hobby supplies borrow from shopping when short). */
+const POOLS: Readonly<Record<VitaKind, readonly VitaKind[]>> = {
+  meal: ['meal'],
+  drink: ['drink'],
+  snack: ['snack'],
   shopping: ['shopping'],
-  travel: ['travel'],
-  entertainment: ['entertainment', 'lifestyle'],
-  lifestyle: ['lifestyle', 'entertainment'],
-  longtail: ['longtail', 'shopping'],
+  journey: ['journey'],
+  activity: ['activity'],
+  'hobby supplies': ['hobby supplies', 'shopping'],
 };
 
 /** Catalogue items that are habits or circumstances, not something a store or agency sells. */
@@ -127,12 +147,11 @@ const words = (text: string) =>
  * allowed by their diet.
  */
 function neutralItems(
-  rng: Rng,
   persona: Persona,
   focal: Preference,
   active: readonly Preference[],
   outdated: readonly Preference[],
-): Map<PreferenceCategory, string[]> {
+): Map<VitaKind, string[]> {
   const held = [...active, focal, ...outdated];
   // A slot the user dislikes something in is out ("spicy Sichuan hotpot" against "no very spicy
   // food"); a slot they like something in offers its other options ("black americano" beside
@@ -145,7 +164,7 @@ function neutralItems(
     active.filter((p) => p.polarity === 'like').flatMap((p) => [...(dietFact(p.item)?.rulesOut ?? [])]),
   );
   const dietDishes = new Set(DIET_FACTS.flatMap((d) => [...d.rulesOut, ...d.asksFor]));
-  const byCategory = new Map<PreferenceCategory, string[]>();
+  const byKind = new Map<VitaKind, string[]>();
   for (const spec of PREFERENCE_CATALOGUE) {
     if (heldSlots.has(spec.slot) || !fitsPersona(spec, persona)) continue;
     const usable = spec.options.filter(
@@ -158,35 +177,29 @@ function neutralItems(
         !(dietFact(focal.item) !== undefined && dietDishes.has(o.item)) &&
         ![...words(`${o.item} ${o.keywords.join(' ')}`)].some((w) => heldWords.has(w)),
     );
-    if (usable.length === 0) continue;
-    const list = byCategory.get(spec.category) ?? [];
-    list.push(rng.pick(usable).item);
-    byCategory.set(spec.category, list);
+    const kind = kindOf(spec);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), ...usable.map((o) => o.item)]);
   }
-  return byCategory;
+  return byKind;
 }
 
-/** `count` distinct neutral items for a focal of `category`, from its pool (in order), drawn at random. */
-function fillers(
-  rng: Rng,
-  pools: Map<PreferenceCategory, string[]>,
-  category: PreferenceCategory,
-  count: number,
-) {
+/** `count` distinct neutral items of a kind, from its pools (in order), drawn at random. */
+function fillers(rng: Rng, pools: Map<VitaKind, string[]>, kind: VitaKind, count: number) {
   const picked: string[] = [];
-  for (const from of POOLS[category]) {
+  for (const from of POOLS[kind]) {
     if (picked.length >= count) break;
     picked.push(...rng.sample(pools.get(from) ?? [], count - picked.length));
   }
   return picked;
 }
 
-/** Dishes of a diet's list the user holds nothing about (not a held item, not in a held slot). */
+/** Meals of a diet's list the user holds nothing about (not in a slot they hold anything in). */
 function dietDishes(set: ReadonlySet<string>, active: readonly Preference[]): string[] {
   const heldSlots = new Set(active.map((p) => baseSlot(p.slot)));
   return [...set].filter((item) =>
     PREFERENCE_CATALOGUE.some(
-      (spec) => !heldSlots.has(spec.slot) && spec.options.some((o) => o.item === item),
+      (spec) =>
+        !heldSlots.has(spec.slot) && kindOf(spec) === 'meal' && spec.options.some((o) => o.item === item),
     ),
   );
 }
@@ -206,21 +219,21 @@ export function designCandidates(input: {
   rng: Rng;
 }): CandidateDesign {
   const { focal, active, size, rng } = input;
-  const kind = KIND[focal.category];
+  const kind = kindOf(focal);
   const others = active.filter((p) => p.id !== focal.id);
-  const pools = neutralItems(rng.fork('pool'), input.persona, focal, others, input.outdated);
+  const pools = neutralItems(input.persona, focal, others, input.outdated);
   const diet = dietFact(focal.item);
   if (diet !== undefined && focal.polarity === 'like') {
     if (diet.asksFor.size > 0) {
       const wanted = rng.sample(dietDishes(diet.asksFor, others), 1);
       return {
         kind,
-        offers: [wanted, ...fillers(rng, pools, 'food', size - 1).map((f) => [f])],
+        offers: [wanted, ...fillers(rng, pools, kind, size - 1).map((f) => [f])],
         expected: 0,
       };
     }
     const against = rng.sample(dietDishes(diet.rulesOut, others), size - 1);
-    const allowed = fillers(rng, pools, 'food', 1);
+    const allowed = fillers(rng, pools, kind, 1);
     return { kind, offers: [allowed, ...against.map((d) => [d])], expected: 0 };
   }
   if (focal.polarity === 'like') {
@@ -229,11 +242,59 @@ export function designCandidates(input: {
       .filter((p) => p.polarity === 'like' && p.item !== focal.item && offerable(p))
       .map((p) => p.item)
       .slice(0, size - 1);
-    const rest = fillers(rng, pools, focal.category, size - 1 - stale.length);
+    const rest = fillers(rng, pools, kind, size - 1 - stale.length);
     return { kind, offers: [[focal.item], ...[...stale, ...rest].map((item) => [item])], expected: 0 };
   }
   // A dislike: every offer holds all but one of {disliked, n1, …}; the right one leaves out the disliked.
-  const features = [focal.item, ...fillers(rng, pools, focal.category, size - 1)];
+  const features = [focal.item, ...fillers(rng, pools, kind, size - 1)];
   const offers = features.map((_, i) => features.filter((_, j) => j !== i));
   return { kind, offers, expected: 0 };
+}
+
+/** A subtask's focal preference with its outdated predecessors and its offers. */
+export interface FocalChoice {
+  focal: Preference;
+  outdated: Preference[];
+  design: CandidateDesign;
+}
+
+/**
+ * The focal preference of a subtask: one a drift opened since the last subtask if any, else any
+ * said before; among them, one a store can offer and the user's diet allows, whose candidates
+ * fill `size` stores (at least two, else the subtask is not built).
+ *
+ * @example chooseFocal({ opened, known, closed, active, persona, size: 4, rng })?.design.offers.length // 4
+ */
+export function chooseFocal(input: {
+  opened: readonly Preference[];
+  known: readonly Preference[];
+  /** Preferences a drift closed since the last subtask (the outdated ones of a focal's slot). */
+  closed: readonly Preference[];
+  active: readonly Preference[];
+  persona: Persona;
+  size: number;
+  rng: Rng;
+}): FocalChoice | undefined {
+  const { active, size, rng } = input;
+  const fits = (p: Preference) => offerable(p) && fitsHeldDiets(p, active);
+  const tiers = [input.opened.filter(fits), input.known.filter(fits), input.opened, input.known];
+  for (const tier of tiers) {
+    let best: FocalChoice | undefined;
+    for (const focal of rng.shuffle(tier)) {
+      const outdated = input.closed.filter((p) => p.slot === focal.slot);
+      const design = designCandidates({
+        persona: input.persona,
+        focal,
+        active,
+        outdated,
+        size,
+        rng: rng.fork('offers', focal.id),
+      });
+      if (design.offers.length < 2 || design.offers.length <= (best?.design.offers.length ?? 1)) continue;
+      best = { focal, outdated, design };
+      if (design.offers.length >= size) break;
+    }
+    if (best !== undefined) return best;
+  }
+  return undefined;
 }

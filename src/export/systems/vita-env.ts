@@ -9,7 +9,7 @@
 import type { BehaviorEvent, UserDialogue } from '../../schemas/dialogue.js';
 import type { Preference, UserPlan } from '../../schemas/plan.js';
 import type { Rng } from '../../util/rng.js';
-import { designCandidates } from './vita-candidates.js';
+import type { CandidateDesign, VitaKind } from './vita-candidates.js';
 
 export type VitaDomain = 'delivery' | 'instore' | 'ota';
 
@@ -61,12 +61,24 @@ const NAME_WORDS = [
   'Old Mill',
   'Lakeside',
 ];
-const TRADE_WORDS: Readonly<Record<string, readonly string[]>> = {
+const TRADE_WORDS: Readonly<Record<VitaKind, readonly string[]>> = {
   meal: ['Kitchen', 'Bistro', 'Canteen', 'Eatery', 'Table'],
+  drink: ['Café', 'Corner', 'Cellar', 'Counter'],
+  snack: ['Pantry', 'Deli', 'Corner', 'Counter'],
   shopping: ['Store', 'Goods', 'Emporium', 'Outlet', 'Depot'],
   journey: ['Travel', 'Tours', 'Voyages', 'Holidays'],
   activity: ['Club', 'Hall', 'Centre', 'Lounge', 'Place'],
   'hobby supplies': ['Supplies', 'Workshop', 'Store', 'Depot'],
+};
+/** The tag every store of a kind carries (the word a request for the kind says). */
+const KIND_TAGS: Readonly<Record<VitaKind, string>> = {
+  meal: 'Meals',
+  drink: 'Drinks',
+  snack: 'Snacks',
+  shopping: 'Shopping',
+  journey: 'Journeys',
+  activity: 'Activities',
+  'hobby supplies': 'Hobby supplies',
 };
 /** Store tags that hold for any store of any kind (VitaBench's "Dine-in available", "Quick service"). */
 const SERVICE_TAGS = [
@@ -113,13 +125,13 @@ function store(
   id: string,
   city: string,
   name: string,
-  kind: string,
+  kind: VitaKind,
   items: readonly string[],
   serviceTags: readonly string[],
 ): VitaStore {
   const storeId = `S${id}`;
   const price = rng.int(12, domain === 'ota' ? 900 : 160) * Math.max(1, items.length - 1);
-  const tags = [title(kind), rng.pick(serviceTags)];
+  const tags = [KIND_TAGS[kind], rng.pick(serviceTags)];
   return {
     store_id: storeId,
     name,
@@ -151,10 +163,10 @@ const clearOf = (said: ReadonlySet<string>) => (label: string) =>
   );
 
 /** `count` distinct store names for a kind, none sharing a word with the focal preference. */
-function storeNames(rng: Rng, kind: string, count: number, said: ReadonlySet<string>): string[] {
+function storeNames(rng: Rng, kind: VitaKind, count: number, said: ReadonlySet<string>): string[] {
   const clear = clearOf(said);
   const first = rng.shuffle(NAME_WORDS.filter(clear));
-  const trades = (TRADE_WORDS[kind] ?? TRADE_WORDS.shopping!).filter(clear);
+  const trades = TRADE_WORDS[kind].filter(clear);
   return first.slice(0, count).map((word) => `${word} ${rng.pick(trades)}`);
 }
 
@@ -197,13 +209,12 @@ export interface SubtaskWorld {
 /**
  * The environment and expected state of one subtask about `focal` at time `time`.
  *
- * @example const world = buildSubtaskWorld({ plan, dialogue, focal, outdated, active, domain, t, id, time, rng, addresses });
+ * @example const world = buildSubtaskWorld({ plan, dialogue, focal, active, domain, t, subtaskId, time, rng, addresses, rubrics, design });
  */
 export function buildSubtaskWorld(input: {
   plan: UserPlan;
   dialogue: UserDialogue;
   focal: Preference;
-  outdated: readonly Preference[];
   active: readonly Preference[];
   domain: VitaDomain;
   t: number;
@@ -212,20 +223,13 @@ export function buildSubtaskWorld(input: {
   rng: Rng;
   addresses: { home: string; work: string };
   rubrics: string[];
-  /** Candidate stores (VitaBenchSystemConfig.candidates). */
-  candidates: number;
+  /** What the candidate stores offer (vita-candidates.ts). */
+  design: CandidateDesign;
 }): SubtaskWorld {
   const { plan, focal, domain, rng, subtaskId, time, addresses } = input;
   const persona = plan.enriched.persona;
   const city = persona.location.city;
-  const design = designCandidates({
-    persona,
-    focal,
-    active: input.active,
-    outdated: input.outdated,
-    size: input.candidates,
-    rng: rng.fork('offers'),
-  });
+  const { design } = input;
   const said = new Set(`${focal.item} ${focal.keywords.join(' ')}`.toLowerCase().match(/[a-z]+/g) ?? []);
   const names = storeNames(rng.fork('names'), design.kind, design.offers.length, said);
   const serviceTags = SERVICE_TAGS.filter(clearOf(said));

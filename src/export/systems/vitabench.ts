@@ -8,7 +8,7 @@ import { createRng } from '../../util/rng.js';
 import type { ExportBundle } from '../read-run.js';
 import type { VitaBenchSystemConfig } from './config.js';
 
-import { fitsHeldDiets, KIND, offerable, type VitaKind } from './vita-candidates.js';
+import { chooseFocal, kindOf, type VitaKind } from './vita-candidates.js';
 import {
   buildSubtaskWorld,
   userAddresses,
@@ -37,6 +37,14 @@ const INSTRUCTIONS: Readonly<Record<VitaKind, Partial<Record<VitaDomain, readonl
   meal: {
     delivery: ['Order me a meal, please.', 'Can you get me a meal delivered?', 'Sort out a meal for me.'],
     instore: ['Find me somewhere for a meal later.', 'Book me a place for a meal today.'],
+  },
+  drink: {
+    delivery: ['Order me a drink, please.', 'Can you get me a drink delivered?'],
+    instore: ['Find me somewhere for a drink later.', 'Book me a place for a drink today.'],
+  },
+  snack: {
+    delivery: ['Order me a snack, please.', 'Can you get me a snack delivered?'],
+    instore: ['Find me somewhere for a snack later.', 'Where should I go for a snack?'],
   },
   shopping: { delivery: ['Do a bit of shopping for me, please.', 'Can you do some shopping for me?'] },
   journey: {
@@ -265,16 +273,18 @@ export function buildVitaBenchTask(
       .map((d) => (d.previousPreferenceId === null ? undefined : byId.get(d.previousPreferenceId)))
       .filter((p): p is Preference => p !== undefined && !activeAt(p, t));
     const local = rng.fork(k);
-    // What a store can offer is what a task can test (a habit like "taking the subway" is not sold).
-    // What a store can offer is what a task can test (a habit like "taking the subway" is not
-    // sold): a change since the last subtask first, else any preference said before.
-    const fits = (p: Preference) => offerable(p) && fitsHeldDiets(p, active);
-    const pool = [opened.filter(fits), known.filter(fits), opened, known].find((list) => list.length > 0);
-    const focal = pool === undefined ? undefined : local.pick(pool);
-    if (focal === undefined) return; // nothing said yet that a task could test
+    const chosen = chooseFocal({
+      opened,
+      known,
+      closed,
+      active,
+      persona: plan.enriched.persona,
+      size: config.candidates,
+      rng: local.fork('focal'),
+    });
+    if (chosen === undefined) return; // nothing said yet that a task could test
+    const { focal, outdated, design } = chosen;
     const domain = local.pick(DOMAINS[focal.category]);
-    // The outdated preference of the same slot, when it changed since the last subtask.
-    const outdated = closed.filter((p) => p.slot === focal.slot);
     const update = opened.includes(focal) || outdated.length > 0;
     const skills = update ? ['update'] : focal.condition !== null ? ['proactive'] : [];
     const rubrics: string[] = [];
@@ -295,7 +305,6 @@ export function buildVitaBenchTask(
       plan,
       dialogue: bundle.dialogue,
       focal,
-      outdated,
       active,
       domain,
       t,
@@ -304,12 +313,12 @@ export function buildVitaBenchTask(
       rng: local.fork('world'),
       addresses,
       rubrics: rubrics.slice(0, config.maxRubrics),
-      candidates: config.candidates,
+      design,
     });
     subtasks.push({
       subtask_id: subtaskId,
       domain,
-      instruction: local.pick(instructionsFor(KIND[focal.category], domain)),
+      instruction: local.pick(instructionsFor(kindOf(focal), domain)),
       environment: world.environment,
       user_scenario: {
         user_profile: profile,
