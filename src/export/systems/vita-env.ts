@@ -156,10 +156,10 @@ function store(
   };
 }
 
-/** Whether a label shares no word (or its plural) with `said`, the focal preference's words. */
+/** Whether a label shares no word (or one of its forms: "travel", "travelling") with `said`, the focal preference's words. */
 const clearOf = (said: ReadonlySet<string>) => (label: string) =>
-  !(label.toLowerCase().match(/[a-z]+/g) ?? []).some(
-    (w) => said.has(w) || said.has(`${w}s`) || said.has(w.replace(/s$/, '')),
+  !(label.toLowerCase().match(/[a-z]+/g) ?? []).some((w) =>
+    [...said].some((s) => s === w || (w.length >= 5 && s.length >= 5 && s.slice(0, 5) === w.slice(0, 5))),
   );
 
 /** `count` distinct store names for a kind, none sharing a word with the focal preference. */
