@@ -156,10 +156,10 @@ function store(
   };
 }
 
-/** Whether a label shares no word (or one of its forms: "travel", "travelling") with `said`, the focal preference's words. */
+/** Whether a label shares no word (or one of its forms: "travel", "travelling"; "parking", "parks") with `said`, the focal preference's words. */
 const clearOf = (said: ReadonlySet<string>) => (label: string) =>
   !(label.toLowerCase().match(/[a-z]+/g) ?? []).some((w) =>
-    [...said].some((s) => s === w || (w.length >= 5 && s.length >= 5 && s.slice(0, 5) === w.slice(0, 5))),
+    [...said].some((s) => s === w || (w.length >= 4 && s.length >= 4 && s.slice(0, 4) === w.slice(0, 4))),
   );
 
 /** `count` distinct store names for a kind, none sharing a word with the focal preference. */
@@ -232,7 +232,8 @@ export function buildSubtaskWorld(input: {
   const { design } = input;
   const said = new Set(`${focal.item} ${focal.keywords.join(' ')}`.toLowerCase().match(/[a-z]+/g) ?? []);
   const names = storeNames(rng.fork('names'), design.kind, design.offers.length, said);
-  const serviceTags = SERVICE_TAGS.filter(clearOf(said));
+  const clearTags = SERVICE_TAGS.filter(clearOf(said));
+  const serviceTags = clearTags.length > 0 ? clearTags : ['Card payment'];
   // Stores in random order: where the right one stands says nothing.
   const placed = rng.shuffle(design.offers.map((items, i) => ({ items, expected: i === design.expected })));
   const stores = placed.map(({ items }, k) =>
