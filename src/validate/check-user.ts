@@ -114,7 +114,7 @@ export async function checkUser(index: UserIndex, env: CheckUserEnv): Promise<Us
         : `${first.location}: ${first.reason}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ''}`,
     });
   }
-  const fidelity = measureUserFidelity(index, failuresByCheck, env.exportConfig);
+  const fidelity = measureUserFidelity(index, failuresByCheck, env.exportConfig, env.ruleOptions.vitabench);
   let verdicts: UserVerdict[] | null = null;
   if (env.judges !== null) {
     verdicts = [];

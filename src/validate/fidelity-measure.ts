@@ -5,9 +5,11 @@
  */
 
 import { personaMemMessages, personaMemTargets, placeQuestions } from '../export/eval/personamem-context.js';
+import { buildVitaBenchTask } from '../export/systems/vitabench.js';
 import type { ExportConfig } from '../schemas/export-config.js';
 import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
+import { emptyVitaCounts, measureVitaSubtasks, type VitaCounts } from './fidelity-vitabench.js';
 import { driftCauseProblem } from './rules/drift-causes.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
@@ -17,7 +19,7 @@ import { keywordCoverage } from './rules/slot-expressed.js';
 import { m2aPhotoAnswersInText, visualAnswerInText } from './rules/visual-answer-text.js';
 import { visualQuestionProblems } from './rules/visual-distractors.js';
 import { slotMeaningProblems, slotMeaningReadings } from './slot-meaning.js';
-import type { RuleFailure, UserIndex } from './types.js';
+import type { RuleFailure, RuleOptions, UserIndex } from './types.js';
 
 const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preferences:', 'goals:'];
 
@@ -147,6 +149,8 @@ export interface FidelityPartial {
   personaMem: Array<[string, number]>;
   /** Prompt-field and question-only shortcuts (fidelity-shortcuts.ts). */
   shortcuts: ShortcutPartial;
+  /** Whether VitaBench subtasks need the user's history (fidelity-vitabench.ts). */
+  vitabench: VitaCounts;
 }
 
 /**
@@ -158,6 +162,7 @@ export function measureUserFidelity(
   index: UserIndex,
   failures: ReadonlyMap<string, readonly RuleFailure[]>,
   exportConfig: ExportConfig,
+  vitabench?: RuleOptions['vitabench'],
 ): FidelityPartial {
   const n = emptyFidelityCounts();
   const openings = new Map<string, number>();
@@ -280,5 +285,12 @@ export function measureUserFidelity(
     locomo: [...locomo],
     personaMem: [...personaMem],
     shortcuts: measureShortcuts(index),
+    vitabench:
+      vitabench === undefined
+        ? emptyVitaCounts()
+        : measureVitaSubtasks(
+            buildVitaBenchTask(index.bundle, vitabench.config, vitabench.seed).subtasks,
+            plan,
+          ),
   };
 }

@@ -10,7 +10,8 @@ import { ExportConfig } from '../schemas/export-config.js';
 import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
 import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
 import { createShortcutMeter } from './fidelity-shortcuts.js';
-import type { RuleFailure, UserIndex } from './types.js';
+import { addVitaCounts, emptyVitaCounts, vitaFigures } from './fidelity-vitabench.js';
+import type { RuleFailure, RuleOptions, UserIndex } from './types.js';
 
 export type { FidelityFigure } from './fidelity-figures.js';
 export { type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
@@ -110,6 +111,8 @@ export interface FidelityOptions {
   qaWeights?: Record<string, number>;
   /** The pipeline's export settings, for figures of the exported formats (PersonaMem context length). @default ExportConfig defaults */
   exportConfig?: ExportConfig;
+  /** The VitaBench exporter's settings, when the run builds VitaBench tasks (`addUser` measures them). */
+  vitabench?: RuleOptions['vitabench'];
 }
 
 /**
@@ -128,6 +131,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
   const locomo = new Map<string, number>();
   const personaMem = new Map<string, number>();
   const shortcuts = createShortcutMeter();
+  const vita = emptyVitaCounts();
   const addAll = (target: Map<string, number>, counts: ReadonlyArray<readonly [string, number]>) => {
     for (const [key, count] of counts) target.set(key, (target.get(key) ?? 0) + count);
   };
@@ -141,10 +145,11 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     addAll(locomo, partial.locomo);
     addAll(personaMem, partial.personaMem);
     shortcuts.add(partial.shortcuts);
+    addVitaCounts(vita, partial.vitabench);
   }
 
   function addUser(index: UserIndex, failures: ReadonlyMap<string, readonly RuleFailure[]>): void {
-    add(measureUserFidelity(index, failures, exportConfig));
+    add(measureUserFidelity(index, failures, exportConfig, options.vitabench));
   }
 
   function finish(): Record<string, FidelityFigure> {
@@ -237,7 +242,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         0,
       ),
     };
-    Object.assign(figures, questionFigures(n), shortcuts.finish());
+    Object.assign(figures, questionFigures(n), shortcuts.finish(), vitaFigures(vita));
     // Image questions only mean something in a corpus that has images at all.
     if (n.mme > 0 && n.imageTurns > 0) {
       figures.persona_mme_image_questions = about(

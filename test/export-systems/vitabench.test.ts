@@ -161,10 +161,12 @@ describe('VitaBench 2.0 tasks', () => {
         };
         const store = stores[order.store_id]!;
         expect(store.products.map((p) => p.product_id)).toContain(order.products[0]!.product_id);
-        // The target store sells what a liked focal preference names.
+        // The target store sells what a liked focal preference names (a diet: the dishes it allows).
         const focal = bundles[i]!.plan.preferences.find((p) => p.id === sub.focal_preference)!;
-        if (focal.polarity === 'like')
+        if (focal.polarity === 'like' && !/ diet$/.test(focal.item))
           expect(store.products[0]!.name.toLowerCase()).toBe(focal.item.toLowerCase());
+        if (focal.polarity === 'dislike')
+          expect(store.products[0]!.name.toLowerCase()).not.toContain(focal.item.toLowerCase());
         // One focus: no rubric names another active preference.
         const others = bundles[i]!.plan.preferences.filter((p) => p.id !== focal.id && p.item !== focal.item);
         for (const rubric of sub.evaluation_criteria.overall_rubrics)

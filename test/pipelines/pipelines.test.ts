@@ -175,5 +175,17 @@ describe('pipeline files', () => {
       );
     }
     expect(tasks.flatMap((t) => t.subtasks).some((s) => s.skill_tested.includes('update'))).toBe(true);
+    // The subtasks need the user's history (issue 27, item 3), as validation.json reads them.
+    const { fidelity } = await readJson<{ fidelity: Record<string, { ok: boolean | null }> }>(
+      'vitabench',
+      'validation.json',
+    );
+    for (const name of [
+      'vitabench_history_blind_accuracy',
+      'vitabench_single_fit_share',
+      'vitabench_name_leak',
+      'vitabench_oracle_misses',
+    ])
+      expect(fidelity[name]?.ok, name).toBe(true);
   });
 });

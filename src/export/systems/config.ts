@@ -64,6 +64,15 @@ export const VitaBenchSystemConfig = z
       .min(1)
       .default(4)
       .describe('Most rubric assertions per subtask (focal preference first).'),
+    candidates: z
+      .number()
+      .int()
+      .min(2)
+      .max(8)
+      .default(4)
+      .describe(
+        "Candidate stores per subtask: all fit the request, only the user's preference picks one (VitaBench's delivery tasks hold 1–9 stores, mostly 3–6).",
+      ),
   })
   .strict();
 export type VitaBenchSystemConfig = z.infer<typeof VitaBenchSystemConfig>;

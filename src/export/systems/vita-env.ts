@@ -2,13 +2,14 @@
  * A VitaBench 2.0 subtask's world, in the shapes of the released task files (FORMATS.md §5,
  * `data/vitabench/*\/tasks_en.json`): an `environment` the agent can act on (the user's profile and
  * addresses, dietary restrictions, recent orders and searches, stores / shops with products) and
- * `expected_states` (the order a correct agent places). Each subtask has one focal preference: the
- * target store sells what it asks for; the distractor stores sell what it rules out, what the user
- * used to want, or nothing in particular.
+ * `expected_states` (the order a correct agent places). Each subtask has one focal preference and
+ * several candidate stores that all fit the request; only the preference picks one, through what
+ * the stores sell (vita-candidates.ts), never through their names or tags.
  */
 import type { BehaviorEvent, UserDialogue } from '../../schemas/dialogue.js';
 import type { Preference, UserPlan } from '../../schemas/plan.js';
 import type { Rng } from '../../util/rng.js';
+import type { CandidateDesign, VitaKind } from './vita-candidates.js';
 
 export type VitaDomain = 'delivery' | 'instore' | 'ota';
 
@@ -37,11 +38,58 @@ export interface VitaExpectedState {
   state_rubrics: string[];
 }
 
-const STORE_WORDS: Readonly<Record<VitaDomain, readonly string[]>> = {
-  delivery: ['Kitchen', 'Express', 'House', 'Corner', 'Bistro', 'Market'],
-  instore: ['Studio', 'Hall', 'Club', 'Lounge', 'Place', 'Centre'],
-  ota: ['Travel', 'Journeys', 'Getaways', 'Tours', 'Trips', 'Holidays'],
+/** Store names: a word that says nothing about what is sold, then a word of the trade. */
+const NAME_WORDS = [
+  'Maple',
+  'Harbour',
+  'Lantern',
+  'Cedar',
+  'Juniper',
+  'Willow',
+  'Copper',
+  'Orchid',
+  'Granite',
+  'Amber',
+  'Pebble',
+  'Linden',
+  'Meadow',
+  'Sparrow',
+  'Northgate',
+  'Bluebell',
+  'Crescent',
+  'Silver Birch',
+  'Old Mill',
+  'Lakeside',
+];
+const TRADE_WORDS: Readonly<Record<VitaKind, readonly string[]>> = {
+  meal: ['Kitchen', 'Bistro', 'Canteen', 'Eatery', 'Table'],
+  drink: ['Café', 'Corner', 'Cellar', 'Counter'],
+  snack: ['Pantry', 'Deli', 'Corner', 'Counter'],
+  shopping: ['Store', 'Goods', 'Emporium', 'Outlet', 'Depot'],
+  journey: ['Travel', 'Tours', 'Voyages', 'Holidays'],
+  activity: ['Club', 'Hall', 'Centre', 'Lounge', 'Place'],
+  'hobby supplies': ['Supplies', 'Workshop', 'Store', 'Depot'],
 };
+/** The tag every store of a kind carries (the word a request for the kind says). */
+const KIND_TAGS: Readonly<Record<VitaKind, string>> = {
+  meal: 'Meals',
+  drink: 'Drinks',
+  snack: 'Snacks',
+  shopping: 'Shopping',
+  journey: 'Journeys',
+  activity: 'Activities',
+  'hobby supplies': 'Hobby supplies',
+};
+/** Store tags that hold for any store of any kind (VitaBench's "Dine-in available", "Quick service"). */
+const SERVICE_TAGS = [
+  'Quick service',
+  'Open evenings',
+  'Loyalty points',
+  'New on the platform',
+  'Card payment',
+  'Parking nearby',
+  'Five years on the platform',
+];
 const STREETS = [
   'Riverside Road',
   'Market Street',
@@ -63,23 +111,27 @@ export function userAddresses(plan: UserPlan, rng: Rng): { home: string; work: s
   };
 }
 
+/** An offer's product name: its items in order ("Dim sum, miso soup and dark chocolate"). */
+function offerName(items: readonly string[]): string {
+  const joined =
+    items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  return joined.charAt(0).toUpperCase() + joined.slice(1);
+}
+
+/** A store whose name and tags are drawn without looking at what it sells or the user holds. */
 function store(
   rng: Rng,
   domain: VitaDomain,
   id: string,
   city: string,
-  product: string,
-  tags: string[],
+  name: string,
+  kind: VitaKind,
+  items: readonly string[],
+  serviceTags: readonly string[],
 ): VitaStore {
-  const name = `${title(
-    product
-      .replace(/^(a|an|the) /i, '')
-      .split(' ')
-      .slice(-2)
-      .join(' '),
-  )} ${rng.pick(STORE_WORDS[domain])}`;
   const storeId = `S${id}`;
-  const price = rng.int(12, domain === 'ota' ? 900 : 160);
+  const price = rng.int(12, domain === 'ota' ? 900 : 160) * Math.max(1, items.length - 1);
+  const tags = [KIND_TAGS[kind], rng.pick(serviceTags)];
   return {
     store_id: storeId,
     name,
@@ -93,15 +145,29 @@ function store(
     products: [
       {
         product_id: `${storeId}_P1`,
-        name: title(product),
+        name: offerName(items),
         store_id: storeId,
         store_name: name,
         price,
-        tags,
+        tags: [],
         attributes: [],
       },
     ],
   };
+}
+
+/** Whether a label shares no word (or one of its forms: "travel", "travelling"; "parking", "parks") with `said`, the focal preference's words. */
+const clearOf = (said: ReadonlySet<string>) => (label: string) =>
+  !(label.toLowerCase().match(/[a-z]+/g) ?? []).some((w) =>
+    [...said].some((s) => s === w || (w.length >= 4 && s.length >= 4 && s.slice(0, 4) === w.slice(0, 4))),
+  );
+
+/** `count` distinct store names for a kind, none sharing a word with the focal preference. */
+function storeNames(rng: Rng, kind: VitaKind, count: number, said: ReadonlySet<string>): string[] {
+  const clear = clearOf(said);
+  const first = rng.shuffle(NAME_WORDS.filter(clear));
+  const trades = TRADE_WORDS[kind].filter(clear);
+  return first.slice(0, count).map((word) => `${word} ${rng.pick(trades)}`);
 }
 
 /** Dietary restrictions at `t`: the food dislikes and diets in force (never a hidden one: all were said). */
@@ -143,13 +209,12 @@ export interface SubtaskWorld {
 /**
  * The environment and expected state of one subtask about `focal` at time `time`.
  *
- * @example const world = buildSubtaskWorld({ plan, dialogue, focal, outdated, active, domain, t, id, time, rng, addresses });
+ * @example const world = buildSubtaskWorld({ plan, dialogue, focal, active, domain, t, subtaskId, time, rng, addresses, rubrics, design });
  */
 export function buildSubtaskWorld(input: {
   plan: UserPlan;
   dialogue: UserDialogue;
   focal: Preference;
-  outdated: readonly Preference[];
   active: readonly Preference[];
   domain: VitaDomain;
   t: number;
@@ -158,22 +223,32 @@ export function buildSubtaskWorld(input: {
   rng: Rng;
   addresses: { home: string; work: string };
   rubrics: string[];
+  /** What the candidate stores offer (vita-candidates.ts). */
+  design: CandidateDesign;
 }): SubtaskWorld {
   const { plan, focal, domain, rng, subtaskId, time, addresses } = input;
   const persona = plan.enriched.persona;
   const city = persona.location.city;
-  const likes = focal.polarity === 'like';
-  // The target sells what the focal preference asks for; a dislike asks for anything but it.
-  const wanted = likes ? focal.item : `${focal.category} option without ${focal.item}`;
-  const stores = [
-    store(rng, domain, `${subtaskId}_1`, city, wanted, likes ? [focal.item] : [`no ${focal.item}`]),
-    ...(likes ? [] : [store(rng, domain, `${subtaskId}_2`, city, focal.item, [focal.item])]),
-    ...input.outdated.map((old, i) =>
-      store(rng, domain, `${subtaskId}_o${i + 1}`, city, old.item, [old.item]),
+  const { design } = input;
+  const said = new Set(`${focal.item} ${focal.keywords.join(' ')}`.toLowerCase().match(/[a-z]+/g) ?? []);
+  const names = storeNames(rng.fork('names'), design.kind, design.offers.length, said);
+  const clearTags = SERVICE_TAGS.filter(clearOf(said));
+  const serviceTags = clearTags.length > 0 ? clearTags : ['Card payment'];
+  // Stores in random order: where the right one stands says nothing.
+  const placed = rng.shuffle(design.offers.map((items, i) => ({ items, expected: i === design.expected })));
+  const stores = placed.map(({ items }, k) =>
+    store(
+      rng,
+      domain,
+      `${subtaskId}_${k + 1}`,
+      city,
+      names[k] ?? `Store ${k + 1}`,
+      design.kind,
+      items,
+      serviceTags,
     ),
-    store(rng, domain, `${subtaskId}_x`, city, `popular ${focal.category} pick`, ['popular']),
-  ];
-  const order = stores[0]!;
+  );
+  const order = stores[placed.findIndex((p) => p.expected)]!;
   const product = order.products[0]!;
   const { orders, searches } = history(input.dialogue, input.t);
   const environment: VitaEnvironment & { location: Array<Record<string, unknown>> } = {

@@ -8,6 +8,7 @@ import { createRng } from '../../util/rng.js';
 import type { ExportBundle } from '../read-run.js';
 import type { VitaBenchSystemConfig } from './config.js';
 
+import { chooseFocal, kindOf, type VitaKind } from './vita-candidates.js';
 import {
   buildSubtaskWorld,
   userAddresses,
@@ -28,16 +29,44 @@ const DOMAINS: Readonly<Record<PreferenceCategory, readonly VitaDomain[]>> = {
   longtail: ['delivery'],
 };
 
-/** Vague requests, as VitaBench's user simulator makes them ("帮我点个外卖"). */
-const INSTRUCTIONS: Readonly<Record<VitaDomain, readonly string[]>> = {
-  delivery: [
-    'Order something for me.',
-    'Get me a delivery, please.',
-    'Can you order me the usual kind of thing?',
-  ],
-  instore: ['Find me somewhere to go.', 'Book me a place for later.', 'Where should I go today?'],
-  ota: ['Help me book a trip.', 'Sort out my travel, please.', 'Find me something for my next getaway.'],
+/**
+ * Vague requests, as VitaBench's user simulator makes them ("帮我点个外卖", order me a takeaway):
+ * they name the kind of thing wanted (`{kind}`) and nothing of the preference that decides.
+ */
+const INSTRUCTIONS: Readonly<Record<VitaKind, Partial<Record<VitaDomain, readonly string[]>>>> = {
+  meal: {
+    delivery: ['Order me a meal, please.', 'Can you get me a meal delivered?', 'Sort out a meal for me.'],
+    instore: ['Find me somewhere for a meal later.', 'Book me a place for a meal today.'],
+  },
+  drink: {
+    delivery: ['Order me a drink, please.', 'Can you get me a drink delivered?'],
+    instore: ['Find me somewhere for a drink later.', 'Book me a place for a drink today.'],
+  },
+  snack: {
+    delivery: ['Order me a snack, please.', 'Can you get me a snack delivered?'],
+    instore: ['Find me somewhere for a snack later.', 'Where should I go for a snack?'],
+  },
+  shopping: { delivery: ['Do a bit of shopping for me, please.', 'Can you do some shopping for me?'] },
+  journey: {
+    ota: [
+      'Help me book a journey.',
+      'Sort out a journey for my days off, please.',
+      'Find me a journey to book.',
+    ],
+  },
+  activity: {
+    instore: [
+      'Find me an activity for later.',
+      'Book me an activity, please.',
+      'What activity should I go to?',
+    ],
+    ota: ['Book me an activity, please.', 'What activity should I book?'],
+  },
+  'hobby supplies': { delivery: ['Order me some hobby supplies.', 'Can you get me some hobby supplies?'] },
 };
+/** The requests of a kind in a domain (each category's DOMAINS above have their own; else the kind's first). */
+const instructionsFor = (kind: VitaKind, domain: VitaDomain): readonly string[] =>
+  INSTRUCTIONS[kind][domain] ?? Object.values(INSTRUCTIONS[kind])[0] ?? [];
 
 export interface VitaSubTask {
   subtask_id: string;
@@ -244,11 +273,18 @@ export function buildVitaBenchTask(
       .map((d) => (d.previousPreferenceId === null ? undefined : byId.get(d.previousPreferenceId)))
       .filter((p): p is Preference => p !== undefined && !activeAt(p, t));
     const local = rng.fork(k);
-    const focal = opened.length > 0 ? local.pick(opened) : known.length > 0 ? local.pick(known) : undefined;
-    if (focal === undefined) return; // nothing said yet that a task could test
+    const chosen = chooseFocal({
+      opened,
+      known,
+      closed,
+      active,
+      persona: plan.enriched.persona,
+      size: config.candidates,
+      rng: local.fork('focal'),
+    });
+    if (chosen === undefined) return; // nothing said yet that a task could test
+    const { focal, outdated, design } = chosen;
     const domain = local.pick(DOMAINS[focal.category]);
-    // The outdated preference of the same slot, when it changed since the last subtask.
-    const outdated = closed.filter((p) => p.slot === focal.slot);
     const update = opened.includes(focal) || outdated.length > 0;
     const skills = update ? ['update'] : focal.condition !== null ? ['proactive'] : [];
     const rubrics: string[] = [];
@@ -269,7 +305,6 @@ export function buildVitaBenchTask(
       plan,
       dialogue: bundle.dialogue,
       focal,
-      outdated,
       active,
       domain,
       t,
@@ -278,11 +313,12 @@ export function buildVitaBenchTask(
       rng: local.fork('world'),
       addresses,
       rubrics: rubrics.slice(0, config.maxRubrics),
+      design,
     });
     subtasks.push({
       subtask_id: subtaskId,
       domain,
-      instruction: local.pick(INSTRUCTIONS[domain]),
+      instruction: local.pick(instructionsFor(kindOf(focal), domain)),
       environment: world.environment,
       user_scenario: {
         user_profile: profile,
