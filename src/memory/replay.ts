@@ -18,6 +18,7 @@ import {
   goldCore,
   goldEpisodes,
   goldPersonalityScores,
+  goldProceduralDrops,
   goldProceduralUpdates,
   goldSemanticDecision,
   type KnownState,
@@ -54,6 +55,9 @@ export interface ReplayOptions {
   /** Retrieval paths for trajectories (figures per path). @default config.retrieval.mode */
   mode?: 'hybrid' | 'bm25' | 'dense';
 }
+
+/** Turns of context a personality-inference step shows (and reads its user messages from): five rounds. */
+const PERSONALITY_CONTEXT_TURNS = 10;
 
 const traceTurn = (turn: Turn): TraceTurn => ({
   id: turn.id,
@@ -231,7 +235,12 @@ export async function replayMemory(
           });
         }
         observeSlots(index, known, semantic.slots);
-        const scores = goldPersonalityScores(index, turn);
+        // Personality is read from several messages: the user turns of a longer context window.
+        const recent = turns.slice(Math.max(0, position - PERSONALITY_CONTEXT_TURNS), position);
+        const scores = goldPersonalityScores([
+          ...recent.filter((item) => item.speaker === 'user').map((item) => item.text),
+          turn.text,
+        ]);
         trace(
           'personality_inference',
           session.index,
@@ -239,7 +248,7 @@ export async function replayMemory(
           {
             time: turn.time,
             turn: traceTurn(turn),
-            context,
+            context: recent.map(traceTurn),
             personality: describePersonality(memory.personality.p),
           },
           {
@@ -297,7 +306,7 @@ export async function replayMemory(
     );
     memory.addEpisodes(episodes);
     const before = [...memory.procedural];
-    memory.setProcedural(goldProceduralUpdates(index, session, userId));
+    memory.setProcedural(goldProceduralUpdates(index, session, userId), goldProceduralDrops(index, session));
     trace(
       'procedural_update',
       session.index,

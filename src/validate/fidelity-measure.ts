@@ -8,6 +8,7 @@ import { personaMemMessages, personaMemTargets, placeQuestions } from '../export
 import type { ExportConfig } from '../schemas/export-config.js';
 import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
+import { emptyTargetCounts, measureTargets } from './fidelity-targets.js';
 import { driftCauseProblem } from './rules/drift-causes.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
@@ -130,6 +131,7 @@ export function emptyFidelityCounts() {
     pmQuestions: 0,
     pmTokens: 0,
     ...emptyQuestionCounts(),
+    ...emptyTargetCounts(),
   };
 }
 export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
@@ -234,6 +236,7 @@ export function measureUserFidelity(
     if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;
   }
   measureQuestions(index, n);
+  measureTargets(index, n);
   measureQuestionForms(index, exportConfig, n);
   n.photoContradictions += photoDescriptionProblems(index).length;
   for (const qa of plan.qa) {
