@@ -2,9 +2,10 @@
  * The personality reader's lexicon, taken from an outside source: the 120 items of Johnson's
  * IPIP-NEO-PI-R (the `@bigfive-org/questions` package), each a short self-description keyed to a
  * Big Five domain, high (+) or low (−) ("Worry about things" N+, "Prefer to be alone" E−,
- * "Like to tidy up" C+). Every content word of an item votes for its domain and key (a word
- * inside a negation, "Am not easily annoyed", votes for the other key); a word is a cue only when
- * all its votes agree and it is no light word that any sentence uses ("get", "thing", "people").
+ * "Like to tidy up" C+). Every content word of an item votes for its domain and key; the words
+ * an item turns around ("Am not easily annoyed", "Avoid crowds", "Do not like poetry") vote for
+ * nothing, since what they show depends on the speaker's stance. A word is a cue only when all
+ * its votes agree and it is no light word that any sentence uses ("get", "thing", "people").
  * Nothing here comes from the phrase banks that write the offline style (src/synth/offline/).
  */
 import { createRequire } from 'node:module';
@@ -44,7 +45,7 @@ const LIGHT = new Set(
   large bright absolute tough bad good back lead use control remain vote believe prefer enjoy understand
   notice help concerned friend plan promise task complete experience blue pressure truth successfully
   smoothly intention way political candidate feeling emotion emotional interested discussion order
-  rule opinion reaction crime intense talk craving temptation`
+  rule opinion reaction crime intense talk craving temptation flight effort`
     .split(/\s+/)
     .filter(Boolean)
     .map((word) => stemmer(word)),
@@ -87,7 +88,8 @@ export function personalityCues(): ReadonlyMap<string, Cue> {
       if (!CONTENT.has(token.pos)) continue;
       const stem = cueStem(token.lemma);
       if (stem.length < 3 || LIGHT.has(stem)) continue;
-      const side = turned ? -keyed : keyed;
+      if (turned) continue;
+      const side = keyed;
       const set = votes.get(stem) ?? new Set<string>();
       set.add(`${trait}:${side}`);
       votes.set(stem, set);

@@ -2,8 +2,8 @@
  * What a reader can infer about a user's Big Five from several of their recent messages. A
  * message is read sentence by sentence with an English parser (src/synth/meaning/nlp.ts): a
  * sentence about the speaker ("I", "me", "my") shows a trait when it uses a word of the IPIP-NEO
- * item pool keyed to it (src/memory/gold/personality-lexicon.ts; a negated word shows the other
- * side), and shows neuroticism when the speaker says they are, feel or get something AFINN-165
+ * item pool keyed to it (src/memory/gold/personality-lexicon.ts; a negated word shows nothing),
+ * and shows neuroticism when the speaker says they are, feel or get something AFINN-165
  * rates negative ("I am nervous", "I feel stressed"). Punctuation and length are never evidence.
  * Neither lexicon is the phrase banks that write the offline style (src/synth/offline/). A trait
  * needs at least two messages of the window on one side (net) before it is scored, four (and none
@@ -47,7 +47,8 @@ function readSentence(tokens: readonly Token[], net: Record<BigFiveTrait, number
   tokens.forEach((token, i) => {
     if (!CONTENT.has(token.pos)) return;
     const cue = cues.get(cueStem(token.lemma));
-    if (cue !== undefined) net[cue.trait] += token.negated ? -cue.side : cue.side;
+    // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
+    if (cue !== undefined && !token.negated) net[cue.trait] += cue.side;
     // "I am / feel / get <negative state>": a self-reported negative feeling.
     const before = tokens[i - 1];
     const state =

@@ -48,7 +48,10 @@ export function episodeTopicProblems(index: UserIndex, trace: MemoryTrace): stri
     for (const other of episodes) {
       if (other === episode) continue;
       for (const slot of slotsOf(other)) {
-        if (own.some((mine) => mine.keywords[0] === slot.keywords[0])) continue;
+        const theirs = lower(slot.keywords[0] ?? '');
+        // A subject said here too ("delivery fees" here, "delivery" there) is this episode's as well.
+        if (own.some((mine) => lower(mine.keywords[0] ?? '').includes(theirs) || theirs.includes(lower(mine.keywords[0] ?? ''))))
+          continue;
         if (names(index, label, slot))
           problems.push(`${episode.id}: "${label}" names ${slot.keywords[0]}, said only in ${other.id}`);
       }
