@@ -3,11 +3,16 @@
  * evidence their step shows, and session-end targets (episodes, procedural, core memory) that say
  * what the session says. Counted per user, folded by the fidelity meter.
  */
-import { indexPlan } from '../memory/gold/plan-index.js';
+
 import { inferPersonality, PERSONALITY_WINDOW, readMessage } from '../memory/gold/personality-reading.js';
+import { indexPlan } from '../memory/gold/plan-index.js';
 import { BIG_FIVE_TRAITS, type BigFive } from '../schemas/common.js';
 import { defect, type FidelityFigure } from './fidelity-figures.js';
-import { coreTemplateProblems, episodeTopicProblems, proceduralGoalProblems } from './rules/memory-targets.js';
+import {
+  coreTemplateProblems,
+  episodeTopicProblems,
+  proceduralGoalProblems,
+} from './rules/memory-targets.js';
 import { personalityMessages } from './rules/personality-evidence.js';
 import type { UserIndex } from './types.js';
 

@@ -28,8 +28,12 @@ const DOMAINS: Readonly<Record<IpipItem['domain'], BigFiveTrait>> = {
   C: 'conscientiousness',
 };
 
-/** Parts of speech whose words carry an item's content (the parser tags some item-initial verbs PROPN). */
-const CONTENT = new Set(['NOUN', 'VERB', 'ADJ', 'ADV', 'PROPN']);
+/**
+ * Parts of speech whose words say a disposition (the parser tags some item-initial verbs PROPN).
+ * Nouns name what an item is about ("Love large parties"), and a sentence can be for or against
+ * it ("I skipped the party"): they are no cue.
+ */
+const CONTENT = new Set(['VERB', 'ADJ', 'ADV', 'PROPN']);
 /** Words that turn the rest of an item around ("Avoid crowds", "Do not like poetry"). */
 const TURNERS = new Set(['not', 'no', 'never', 'without', 'avoid', 'dislike', 'difficulty', 'rarely']);
 /**

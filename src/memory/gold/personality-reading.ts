@@ -40,6 +40,17 @@ function valence(word: string): number {
 /** One message's side per trait: 1 high, −1 low, 0 nothing shown. */
 export type MessageReading = Record<BigFiveTrait, 1 | -1 | 0>;
 
+/** True when token `i` follows "I [aux…] am/feel/get [adverb]": a state the speaker says they are in. */
+function saidOfSelf(tokens: readonly Token[], i: number): boolean {
+  let at = i - 1;
+  if (tokens[at]?.pos === 'ADV') at--;
+  if (!STATE_VERBS.has(tokens[at]?.lemma ?? '')) return false;
+  at--;
+  while (at >= 0 && (tokens[at]?.pos === 'AUX' || tokens[at]?.pos === 'PART' || tokens[at]?.pos === 'ADV'))
+    at--;
+  return tokens[at]?.lower === 'i';
+}
+
 /** The votes of one sentence about the speaker, added to `net`. */
 function readSentence(tokens: readonly Token[], net: Record<BigFiveTrait, number>): void {
   if (!tokens.some((token) => SELF.has(token.lower))) return;
@@ -49,12 +60,8 @@ function readSentence(tokens: readonly Token[], net: Record<BigFiveTrait, number
     const cue = cues.get(cueStem(token.lemma));
     // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
     if (cue !== undefined && !token.negated) net[cue.trait] += cue.side;
-    // "I am / feel / get <negative state>": a self-reported negative feeling.
-    const before = tokens[i - 1];
-    const state =
-      (token.pos === 'ADJ' || token.pos === 'VERB') &&
-      before !== undefined &&
-      (STATE_VERBS.has(before.lemma) || (before.pos === 'ADV' && STATE_VERBS.has(tokens[i - 2]?.lemma ?? '')));
+    // "I am / feel / get <negative state>": a self-reported negative feeling (the speaker is its subject).
+    const state = (token.pos === 'ADJ' || token.pos === 'VERB') && saidOfSelf(tokens, i);
     if (state && !token.negated && valence(token.lower) < 0) net.neuroticism += 1;
   });
 }

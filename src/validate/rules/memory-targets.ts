@@ -50,7 +50,13 @@ export function episodeTopicProblems(index: UserIndex, trace: MemoryTrace): stri
       for (const slot of slotsOf(other)) {
         const theirs = lower(slot.keywords[0] ?? '');
         // A subject said here too ("delivery fees" here, "delivery" there) is this episode's as well.
-        if (own.some((mine) => lower(mine.keywords[0] ?? '').includes(theirs) || theirs.includes(lower(mine.keywords[0] ?? ''))))
+        if (
+          own.some(
+            (mine) =>
+              lower(mine.keywords[0] ?? '').includes(theirs) ||
+              theirs.includes(lower(mine.keywords[0] ?? '')),
+          )
+        )
           continue;
         if (names(index, label, slot))
           problems.push(`${episode.id}: "${label}" names ${slot.keywords[0]}, said only in ${other.id}`);
@@ -90,7 +96,9 @@ export function proceduralGoalProblems(index: UserIndex, trace: MemoryTrace): st
       if (slot?.kind !== 'goal') continue;
       const now = status.get(slot.refId);
       if (now === 'achieved' || now === 'abandoned')
-        problems.push(`${entry.key}: kept after the user reported it ${now === 'achieved' ? 'achieved' : 'given up'}`);
+        problems.push(
+          `${entry.key}: kept after the user reported it ${now === 'achieved' ? 'achieved' : 'given up'}`,
+        );
     }
   }
   return problems;
