@@ -131,7 +131,10 @@ const EPISODE_SUBJECTS: Readonly<Record<string, string>> = {
   'how I have been feeling': "the user's mood",
 };
 
-/** "goals: marathon" → "the user's plan to run a marathon", "preferences: ramen" → "ramen". */
+/**
+ * "goals: marathon" → "the user's plan to run a marathon", "preferences: greasy" → "greasy
+ * barbecue" (the item, when it says the keyword), "photos" → "the user's photos".
+ */
 function episodeSubject(index: PlanIndex, label: string): string {
   const fixed = EPISODE_SUBJECTS[label];
   if (fixed !== undefined) return fixed;
@@ -142,7 +145,11 @@ function episodeSubject(index: PlanIndex, label: string): string {
     const goal = index.plan.goals.find((g) => g.keywords[0] === subject);
     if (goal !== undefined) return `the user's plan to ${goal.description}`;
   }
-  return subject;
+  const said = subject.toLowerCase();
+  const item = index.plan.preferences.find(
+    (p) => p.keywords[0] === subject && p.item.toLowerCase().includes(said),
+  )?.item;
+  return item ?? subject;
 }
 
 /**
