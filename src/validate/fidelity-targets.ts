@@ -54,8 +54,6 @@ export function measureTargets(index: UserIndex, n: TargetCounts): void {
       if (messages === null || !isBigFive(gold)) continue;
       const window = messages.slice(-PERSONALITY_WINDOW);
       const profile = plan.personalityAt(trace.time);
-      // The same window with every "!" read as ".": what the reading owes to punctuation alone.
-      const flat = inferPersonality(window.map((text) => text.replace(/!/g, '.')));
       for (const trait of BIG_FIVE_TRAITS) {
         const score = gold[trait];
         if (score === 3) continue;
@@ -71,6 +69,8 @@ export function measureTargets(index: UserIndex, n: TargetCounts): void {
         }
         if (trait === 'extraversion' && score > 3) {
           n.personalityExtraverted++;
+          // The same window with every "!" read as ".": what the reading owes to punctuation alone.
+          const flat = inferPersonality(window.map((text) => text.replace(/!/g, '.')));
           if (flat.extraversion.score <= 3) n.personalityExclaimOnly++;
         }
       }

@@ -10,7 +10,7 @@
  * against) for an extreme, and is otherwise 3: "not enough evidence" (PersonaVLM §3.2: integer
  * scores, 3 = no evidence).
  */
-import Sentiment from 'sentiment';
+import { createRequire } from 'node:module';
 import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../schemas/common.js';
 import { parse } from '../../synth/meaning/nlp.js';
 import type { Token } from '../../synth/meaning/types.js';
@@ -26,16 +26,9 @@ const SELF = new Set(['i', 'me', 'my', 'myself']);
 /** Verbs that put a state on their subject: "I am / feel / get / become nervous". */
 const STATE_VERBS = new Set(['be', 'feel', 'get', 'become', 'seem']);
 const CONTENT = new Set(['NOUN', 'VERB', 'ADJ', 'ADV', 'PROPN']);
-const afinn = new Sentiment();
-const valences = new Map<string, number>();
-function valence(word: string): number {
-  let value = valences.get(word);
-  if (value === undefined) {
-    value = afinn.analyze(word).score;
-    valences.set(word, value);
-  }
-  return value;
-}
+/** AFINN-165 word valences (−5…5), as the `sentiment` package ships them. */
+const AFINN = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
+const valence = (word: string): number => AFINN[word] ?? 0;
 
 /** One message's side per trait: 1 high, −1 low, 0 nothing shown. */
 export type MessageReading = Record<BigFiveTrait, 1 | -1 | 0>;
@@ -66,9 +59,17 @@ function readSentence(tokens: readonly Token[], net: Record<BigFiveTrait, number
   });
 }
 
+/** True when a word of the text could count (a cue, or a word AFINN rates negative): only then is it parsed. */
+function mayShow(text: string): boolean {
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  if (!words.some((word) => SELF.has(word) || word === "i'm")) return false;
+  const cues = personalityCues();
+  return words.some((word) => word.length > 2 && (valence(word) < 0 || cues.has(cueStem(word))));
+}
+
 function readText(text: string): MessageReading {
   const net = { openness: 0, conscientiousness: 0, extraversion: 0, agreeableness: 0, neuroticism: 0 };
-  for (const sentence of parse(text.replace(/<image>/g, ' '))) readSentence(sentence, net);
+  if (mayShow(text)) for (const sentence of parse(text.replace(/<image>/g, ' '))) readSentence(sentence, net);
   const out = {} as MessageReading;
   for (const trait of BIG_FIVE_TRAITS) out[trait] = net[trait] > 0 ? 1 : net[trait] < 0 ? -1 : 0;
   return out;
