@@ -37,8 +37,9 @@ const CONTENT = new Set(['VERB', 'ADJ', 'ADV', 'PROPN']);
 /** Words that turn the rest of an item around ("Avoid crowds", "Do not like poetry"). */
 const TURNERS = new Set(['not', 'no', 'never', 'without', 'avoid', 'dislike', 'difficulty', 'rarely']);
 /**
- * Words an item uses that any conversation uses too, or that name a colour or a thing rather
- * than a disposition ("blue", "life", "work", "plan", "help", "change", "pressure"): never a cue.
+ * Words an item uses that any conversation uses too, or that name a colour, a thing or an
+ * activity rather than a disposition ("blue", "life", "work", "plan", "help", "busy", "tidy" —
+ * "while tidying up" says when, not who): never a cue.
  */
 const LIGHT = new Set(
   `be have do get make take go put keep tell know think look see find try tend like love want feel
@@ -49,7 +50,7 @@ const LIGHT = new Set(
   large bright absolute tough bad good back lead use control remain vote believe prefer enjoy understand
   notice help concerned friend plan promise task complete experience blue pressure truth successfully
   smoothly intention way political candidate feeling emotion emotional interested discussion order
-  rule opinion reaction crime intense talk craving temptation flight effort`
+  rule opinion reaction crime intense talk craving temptation flight effort busy tidy`
     .split(/\s+/)
     .filter(Boolean)
     .map((word) => stemmer(word)),

@@ -50,7 +50,9 @@ function readSentence(tokens: readonly Token[], net: Record<BigFiveTrait, number
   const cues = personalityCues();
   tokens.forEach((token, i) => {
     if (!CONTENT.has(token.pos)) return;
-    const cue = cues.get(cueStem(token.lemma));
+    const stem = cueStem(token.lemma);
+    // A stem names its word, not a longer one it happens to start ("busi" is not "business").
+    const cue = token.lemma.length <= stem.length + 3 ? cues.get(stem) : undefined;
     // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
     if (cue !== undefined && !token.negated) net[cue.trait] += cue.side;
     // "I am / feel / get <negative state>": a self-reported negative feeling (the speaker is its subject).
