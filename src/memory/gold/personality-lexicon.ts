@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import { stemmer } from 'stemmer';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../../schemas/common.js';
-import { parse } from '../../synth/meaning/nlp.js';
+import { parseSentences } from './personality-parse.js';
 
 /** One IPIP item as the package ships it. */
 interface IpipItem {
@@ -85,7 +85,7 @@ export function personalityCues(): ReadonlyMap<string, Cue> {
     const trait = DOMAINS[item.domain];
     const keyed = item.keyed === 'plus' ? 1 : -1;
     let turned = false;
-    for (const token of parse(item.text).flat()) {
+    for (const token of parseSentences(item.text).flat()) {
       if (TURNERS.has(token.lemma)) {
         turned = true;
         continue;

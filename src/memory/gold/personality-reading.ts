@@ -1,6 +1,6 @@
 /**
  * What a reader can infer about a user's Big Five from several of their recent messages. A
- * message is read sentence by sentence with an English parser (src/synth/meaning/nlp.ts): a
+ * message is read sentence by sentence with an English parser (wink-nlp: personality-parse.ts): a
  * sentence about the speaker ("I", "me", "my") shows a trait when it uses a word of the IPIP-NEO
  * item pool keyed to it (src/memory/gold/personality-lexicon.ts; a negated word shows nothing),
  * and shows neuroticism when the speaker says they are, feel or get something AFINN-165
@@ -12,9 +12,8 @@
  */
 import { createRequire } from 'node:module';
 import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../schemas/common.js';
-import { parse } from '../../synth/meaning/nlp.js';
-import type { Token } from '../../synth/meaning/types.js';
 import { cueStem, personalityCues } from './personality-lexicon.js';
+import { type ParsedWord, parseSentences } from './personality-parse.js';
 
 /** Messages a target reads: the latest and the user's previous ones, up to this many. */
 export const PERSONALITY_WINDOW = 6;
@@ -34,7 +33,7 @@ const valence = (word: string): number => AFINN[word] ?? 0;
 export type MessageReading = Record<BigFiveTrait, 1 | -1 | 0>;
 
 /** True when token `i` follows "I [aux…] am/feel/get [adverb]": a state the speaker says they are in. */
-function saidOfSelf(tokens: readonly Token[], i: number): boolean {
+function saidOfSelf(tokens: readonly ParsedWord[], i: number): boolean {
   let at = i - 1;
   if (tokens[at]?.pos === 'ADV') at--;
   if (!STATE_VERBS.has(tokens[at]?.lemma ?? '')) return false;
@@ -45,7 +44,7 @@ function saidOfSelf(tokens: readonly Token[], i: number): boolean {
 }
 
 /** The votes of one sentence about the speaker, added to `net`. */
-function readSentence(tokens: readonly Token[], net: Record<BigFiveTrait, number>): void {
+function readSentence(tokens: readonly ParsedWord[], net: Record<BigFiveTrait, number>): void {
   if (!tokens.some((token) => SELF.has(token.lower))) return;
   const cues = personalityCues();
   tokens.forEach((token, i) => {
@@ -71,7 +70,8 @@ function mayShow(text: string): boolean {
 
 function readText(text: string): MessageReading {
   const net = { openness: 0, conscientiousness: 0, extraversion: 0, agreeableness: 0, neuroticism: 0 };
-  if (mayShow(text)) for (const sentence of parse(text.replace(/<image>/g, ' '))) readSentence(sentence, net);
+  if (mayShow(text))
+    for (const sentence of parseSentences(text.replace(/<image>/g, ' '))) readSentence(sentence, net);
   const out = {} as MessageReading;
   for (const trait of BIG_FIVE_TRAITS) out[trait] = net[trait] > 0 ? 1 : net[trait] < 0 ? -1 : 0;
   return out;

@@ -1,10 +1,9 @@
-import { roundTopics } from '../../plan/round-topics.js';
-import { slotTopic } from '../../plan/sessions.js';
 import type { BigFive } from '../../schemas/common.js';
 import type { DialogueSession, Turn } from '../../schemas/dialogue.js';
 import type { EpisodicEntry, ProceduralEntry } from '../../schemas/memory.js';
 import type { CoreMemory } from '../../schemas/persona.js';
 import type { EvidenceSlot, Preference } from '../../schemas/plan.js';
+import { roundTopics, slotTopic } from '../../util/round-topics.js';
 import { tokenize } from '../retrieval/tokenize.js';
 import { inferPersonality, scoresOf } from './personality-reading.js';
 import { type PlanIndex, preferenceClause } from './plan-index.js';

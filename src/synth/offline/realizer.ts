@@ -1,7 +1,7 @@
-import { roundTopics } from '../../plan/round-topics.js';
 import { slotTopic } from '../../qa/preference-kernels.js';
 import type { UserPlan } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
+import { roundTopics } from '../../util/round-topics.js';
 import { normaliseText } from '../../util/text.js';
 import type { ChunkRequest, RealizedRound, Realizer } from '../realizer.js';
 import { slipOf } from '../slips.js';

@@ -1,5 +1,25 @@
 import type { EvidenceSlot, SessionPlan } from '../schemas/plan.js';
-import { slotTopic } from './sessions.js';
+
+/** Topic label of a slot, e.g. "preferences: hotpot" (the plan's session topics, the realizer's and the episodes'). */
+export function slotTopic(slot: EvidenceSlot): string {
+  switch (slot.kind) {
+    case 'preference':
+    case 'drift':
+      return `preferences: ${slot.keywords[0] ?? ''}`;
+    case 'relationship':
+      return 'people in my life';
+    case 'goal':
+      return `goals: ${slot.keywords[0] ?? ''}`;
+    case 'habit':
+      return 'routines';
+    case 'image':
+      return 'photos';
+    case 'personality':
+      return 'how I have been feeling';
+    default:
+      return 'about me';
+  }
+}
 
 /**
  * The topic each round of a session is about: the topic of the round's evidence slot, and for a
