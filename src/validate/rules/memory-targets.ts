@@ -15,10 +15,10 @@ import type { RuleCheck, RuleFailure, UserIndex } from '../types.js';
  */
 
 const lower = (text: string) => text.toLowerCase();
-/** The label says the phrase as words of its own, plural allowed ("museums" says "museum"; "japanese" is not "japan"). */
+/** The label says the phrase as words of its own, plural or -ing allowed ("museums" says "museum", "snowboarding" "snowboard"; "japanese" is not "japan"). */
 function saysWord(label: string, phrase: string): boolean {
   const escaped = phrase.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-  return new RegExp(`(^|[^\\p{L}])${escaped}(?:s|es)?($|[^\\p{L}])`, 'u').test(label);
+  return new RegExp(`(^|[^\\p{L}])${escaped}(?:s|es|ing|ed)?($|[^\\p{L}])`, 'u').test(label);
 }
 
 /** What a label must say to name a slot: its first keyword (a goal may be named by its description). */
