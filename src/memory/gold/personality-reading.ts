@@ -60,12 +60,26 @@ function readSentence(tokens: readonly ParsedWord[], net: Record<BigFiveTrait, n
   });
 }
 
-/** True when a word of the text could count (a cue, or a word AFINN rates negative): only then is it parsed. */
+/** Words that put the next one out of play ("do not waste", "no rush"): a cue after them shows nothing. */
+const NEGATORS = new Set(['not', 'no', 'never', 't']);
+/** Forms of the verbs that put a state on the speaker ("I am / feel / get …"). */
+const STATE_FORM = /\b(?:i'm|am|was|been|feel|feeling|felt|get|getting|got|become|became|seem|seemed)\b/;
+
+/**
+ * True when the text could show a trait, so it is worth parsing: a cue word not right after a
+ * negator, or a word AFINN rates negative in a text that says "I am / feel / get …".
+ */
 function mayShow(text: string): boolean {
-  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
-  if (!words.some((word) => SELF.has(word) || word === "i'm")) return false;
+  const lower = text.toLowerCase();
+  const words = lower.match(/[a-z]+/g) ?? [];
+  if (!words.some((word) => SELF.has(word))) return false;
   const cues = personalityCues();
-  return words.some((word) => word.length > 2 && (valence(word) < 0 || cues.has(cueStem(word))));
+  const states = STATE_FORM.test(lower);
+  return words.some(
+    (word, i) =>
+      word.length > 2 &&
+      ((states && valence(word) < 0) || (!NEGATORS.has(words[i - 1] ?? '') && cues.has(cueStem(word)))),
+  );
 }
 
 function readText(text: string): MessageReading {
