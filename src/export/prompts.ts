@@ -9,8 +9,8 @@ Before replying, reason privately inside <think></think>. Then do exactly one of
 - reply: <answer>your reply</answer>
 You may ask your memory at most 3 times. Ground the reply in what memory returned, not in guesses; if memory holds nothing relevant, say you do not know.
 For a question with lettered options, the answer is the letter, e.g. <answer>(b)</answer>.`,
-  personality_inference: `Estimate the user's Big Five personality from their latest message.
-Give each trait an integer from 1 (very low) to 5 (very high); use 3 when the message says nothing about a trait.
+  personality_inference: `Estimate the user's Big Five personality from their recent messages (the latest and those in context).
+Give each trait an integer from 1 (very low) to 5 (very high); use 3 when they give not enough evidence about a trait.
 Reply with JSON only: {"openness": n, "conscientiousness": n, "extraversion": n, "agreeableness": n, "neuroticism": n}.`,
   semantic_write: `Decide whether the user's latest message contains something worth remembering long term:
 an explicit request to remember, a stable fact about them, a preference or habit, or a named object in a photo

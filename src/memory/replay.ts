@@ -18,6 +18,7 @@ import {
   goldCore,
   goldEpisodes,
   goldPersonalityScores,
+  goldProceduralDrops,
   goldProceduralUpdates,
   goldSemanticDecision,
   type KnownState,
@@ -56,6 +57,9 @@ export interface ReplayOptions {
   /** Personality targets by turn id a model read from model-written text (online-labels/); the offline reader for the rest. */
   personalityTargets?: ReadonlyMap<string, BigFive> | null;
 }
+
+/** Turns of context a personality-inference step shows (and reads its user messages from): five rounds. */
+const PERSONALITY_CONTEXT_TURNS = 10;
 
 const traceTurn = (turn: Turn): TraceTurn => ({
   id: turn.id,
@@ -233,7 +237,14 @@ export async function replayMemory(
           });
         }
         observeSlots(index, known, semantic.slots);
-        const scores = options.personalityTargets?.get(turn.id) ?? goldPersonalityScores(index, turn);
+        // Personality is read from several messages: the user turns of a longer context window.
+        const recent = turns.slice(Math.max(0, position - PERSONALITY_CONTEXT_TURNS), position);
+        const scores =
+          options.personalityTargets?.get(turn.id) ??
+          goldPersonalityScores([
+            ...recent.filter((item) => item.speaker === 'user').map((item) => item.text),
+            turn.text,
+          ]);
         trace(
           'personality_inference',
           session.index,
@@ -241,7 +252,7 @@ export async function replayMemory(
           {
             time: turn.time,
             turn: traceTurn(turn),
-            context,
+            context: recent.map(traceTurn),
             personality: describePersonality(memory.personality.p),
           },
           {
@@ -299,7 +310,7 @@ export async function replayMemory(
     );
     memory.addEpisodes(episodes);
     const before = [...memory.procedural];
-    memory.setProcedural(goldProceduralUpdates(index, session, userId));
+    memory.setProcedural(goldProceduralUpdates(index, session, userId), goldProceduralDrops(index, session));
     trace(
       'procedural_update',
       session.index,

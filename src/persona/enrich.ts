@@ -46,7 +46,13 @@ export function offlineEnrichment(persona: Persona, bigFive: BigFive): OfflineEn
   const roles = ['daily planner', 'reminder keeper'];
   const first = persona.interests[0];
   if (first !== undefined) roles.push(`companion for ${first}`);
-  roles.push(`sounding board for work as a ${persona.occupation}`);
+  // "work as a retired fisherman" is a template, not a role: retirees and students get their own.
+  if (/^retired\b/i.test(persona.occupation)) roles.push('sounding board for life in retirement');
+  else if (/\bstudent\b/i.test(persona.occupation)) roles.push('study companion');
+  else
+    roles.push(
+      `sounding board for work as ${/^[aeiou]/i.test(persona.occupation) ? 'an' : 'a'} ${persona.occupation}`,
+    );
   return {
     roleDescription,
     human: {

@@ -1,5 +1,6 @@
 import type { EvidenceSlot, SessionPlan } from '../schemas/plan.js';
 import type { Rng } from '../util/rng.js';
+import { slotTopic } from '../util/round-topics.js';
 import type { RoundRoles } from './allocate.js';
 import { NOISE_NOTES, SLIPS, SMALL_TALK_TOPICS } from './catalogue/life-catalogue.js';
 import { iso } from './statements.js';
@@ -55,23 +56,4 @@ export function assembleSessions(
   });
 }
 
-/** Topic label of a slot, e.g. "preferences: hotpot". */
-export function slotTopic(slot: EvidenceSlot): string {
-  switch (slot.kind) {
-    case 'preference':
-    case 'drift':
-      return `preferences: ${slot.keywords[0] ?? ''}`;
-    case 'relationship':
-      return 'people in my life';
-    case 'goal':
-      return `goals: ${slot.keywords[0] ?? ''}`;
-    case 'habit':
-      return 'routines';
-    case 'image':
-      return 'photos';
-    case 'personality':
-      return 'how I have been feeling';
-    default:
-      return 'about me';
-  }
-}
+export { slotTopic } from '../util/round-topics.js';

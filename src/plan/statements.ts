@@ -81,6 +81,9 @@ function familyKeyword(family: string): string {
  * explanations depend on it), then occupation, family and location. Keywords are short so a
  * realized turn can contain them naturally.
  */
+/** The indefinite article of a noun phrase. */
+const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
+
 export function personaFacts(persona: Persona): Array<{ refId: string; statement: string; keyword: string }> {
   const name = persona.name;
   return [
@@ -91,7 +94,9 @@ export function personaFacts(persona: Persona): Array<{ refId: string; statement
     },
     {
       refId: 'fact.occupation',
-      statement: `${name} works as ${persona.occupation}`,
+      statement: /^retired\b|\bstudent\b/i.test(persona.occupation)
+        ? `${name} is ${article(persona.occupation)} ${persona.occupation}`
+        : `${name} works as ${article(persona.occupation)} ${persona.occupation}`,
       keyword: persona.occupation.split(' in ')[0] ?? persona.occupation,
     },
     {

@@ -9,6 +9,7 @@ import { buildVitaBenchTask } from '../export/systems/vitabench.js';
 import type { ExportConfig } from '../schemas/export-config.js';
 import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
+import { emptyTargetCounts, measureTargets } from './fidelity-targets.js';
 import { emptyVitaCounts, measureVitaSubtasks, type VitaCounts } from './fidelity-vitabench.js';
 import { driftCauseProblem } from './rules/drift-causes.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
@@ -132,6 +133,7 @@ export function emptyFidelityCounts() {
     pmQuestions: 0,
     pmTokens: 0,
     ...emptyQuestionCounts(),
+    ...emptyTargetCounts(),
   };
 }
 export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
@@ -240,6 +242,7 @@ export function measureUserFidelity(
     if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;
   }
   measureQuestions(index, n);
+  measureTargets(index, n);
   measureQuestionForms(index, exportConfig, n);
   n.photoContradictions += photoDescriptionProblems(index).length;
   for (const qa of plan.qa) {

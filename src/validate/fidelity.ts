@@ -10,6 +10,7 @@ import { ExportConfig } from '../schemas/export-config.js';
 import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
 import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
 import { createShortcutMeter } from './fidelity-shortcuts.js';
+import { targetFigures } from './fidelity-targets.js';
 import { addVitaCounts, emptyVitaCounts, vitaFigures } from './fidelity-vitabench.js';
 import type { RuleFailure, RuleOptions, UserIndex } from './types.js';
 
@@ -212,7 +213,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         0,
       ),
       personality_target_unsupported: defect(
-        'personality-inference targets with a trait reading their message does not show (or a shown trait read as 3)',
+        'personality-inference targets that are not what their recent messages show (graded from several messages; 3 = not enough evidence)',
         n.personalityUnsupported,
         n.personalityRows,
         0,
@@ -242,7 +243,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         0,
       ),
     };
-    Object.assign(figures, questionFigures(n), shortcuts.finish(), vitaFigures(vita));
+    Object.assign(figures, questionFigures(n), shortcuts.finish(), vitaFigures(vita), targetFigures(n));
     // Image questions only mean something in a corpus that has images at all.
     if (n.mme > 0 && n.imageTurns > 0) {
       figures.persona_mme_image_questions = about(

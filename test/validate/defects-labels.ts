@@ -1,6 +1,7 @@
 /**
- * Planted defects of issue 13's label classes: personality-inference targets the message does
- * not show, photo descriptions the photo contradicts, visual distractors true of another photo.
+ * Planted defects of issue 13's and 27's label classes: personality-inference targets their
+ * messages do not support (read from several messages, graded), photo descriptions the photo
+ * contradicts, visual distractors true of another photo.
  */
 import type { Defect } from './defects.js';
 
@@ -14,22 +15,27 @@ export const LABEL_DEFECTS: Defect[] = [
     },
   },
   {
-    name: 'personality target reads 3 for a trait its message shows',
+    name: 'personality target reads 3 for a trait several of its messages show',
+    check: 'personality_evidence',
+    apply(b) {
+      const trace = b.memory!.traces.find((t) => t.task === 'personality_inference')!;
+      const said = (text: string) => ({ speaker: 'user', text, time: trace.time, images: [] });
+      // Three of the four messages it reads say the user is anxious: neuroticism is not "no evidence".
+      trace.input.context = [
+        said('I am scared I will mess it up again.'),
+        said('I have been so tense since Monday.'),
+        said('I worry about the budget every single night.'),
+      ];
+    },
+  },
+  {
+    name: 'personality target graded from a single message (one exclamation read as extraversion 5)',
     check: 'personality_evidence',
     apply(b) {
       const trace = b.memory!.traces.find((t) => t.task === 'personality_inference')!;
       const shown = trace.input.turn as { text: string };
       shown.text = `Guess what, ${shown.text.replace(/\.$/, '!')}`;
-    },
-  },
-  {
-    name: 'personality target on the other side of what its message shows',
-    check: 'personality_evidence',
-    apply(b) {
-      const trace = b.memory!.traces.find((t) => t.task === 'personality_inference')!;
-      const shown = trace.input.turn as { text: string };
-      shown.text = `I will keep this short, ${shown.text}`;
-      trace.gold.value = { ...(trace.gold.value as object), extraversion: 4 };
+      trace.gold.value = { ...(trace.gold.value as object), extraversion: 5 };
     },
   },
   {

@@ -6,6 +6,7 @@ import type { M2aBuilt } from '../../src/export/systems/m2a.js';
 import type { UserBundle } from '../../src/validate/types.js';
 import { CORRECTION_DEFECTS } from './correction-defects.js';
 import { LABEL_DEFECTS } from './defects-labels.js';
+import { MEMORY_DEFECTS } from './defects-memory.js';
 import { QUESTION_DEFECTS } from './defects-questions.js';
 
 export interface Defect {
@@ -74,6 +75,7 @@ function plantDrift(
 export const DEFECTS: Defect[] = [
   ...LABEL_DEFECTS,
   ...QUESTION_DEFECTS,
+  ...MEMORY_DEFECTS,
   {
     name: 'two turns out of order',
     check: 'chronology',

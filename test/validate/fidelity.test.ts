@@ -121,6 +121,28 @@ describe('fidelity figures', () => {
         DEFECTS.find((d) => d.name.startsWith('personality target copied'))!.apply(b[0]!, null),
     ],
     [
+      'personality_thin_extremes',
+      (b: UserBundle[]) =>
+        DEFECTS.find((d) => d.name.includes('graded from a single message'))!.apply(b[0]!, null),
+    ],
+    [
+      'personality_exclamation_extraversion',
+      (b: UserBundle[]) =>
+        DEFECTS.find((d) => d.name.includes('graded from a single message'))!.apply(b[0]!, null),
+    ],
+    [
+      'episode_topic_errors',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'episode_topics')!.apply(b[0]!, null),
+    ],
+    [
+      'procedural_finished_goals',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'procedural_goals')!.apply(b[0]!, null),
+    ],
+    [
+      'core_template_values',
+      (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'core_values')!.apply(b[0]!, null),
+    ],
+    [
       'photo_text_contradictions',
       (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'photo_description')!.apply(b[0]!, null),
     ],

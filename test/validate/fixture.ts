@@ -235,7 +235,7 @@ export function buildFixtureUser(
         turnId: turns[turns.length - 1]!.id,
         time: end,
         input: { turns: traceTurns },
-        gold: { text: `{"topic_summary": "talked about ${keyword}"}`, value: {} },
+        gold: { text: `{"topic_summary": "talked about ${keyword}"}`, value: episodic.slice(-2) },
         teacher: null,
       },
       {
@@ -246,7 +246,7 @@ export function buildFixtureUser(
         turnId: turns[turns.length - 1]!.id,
         time: end,
         input: { turns: traceTurns, procedural: [] },
-        gold: { text: `"routine": walks`, value: {} },
+        gold: { text: `"routine": walks`, value: [...procedural] },
         teacher: null,
       },
       {

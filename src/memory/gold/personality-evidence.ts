@@ -4,13 +4,9 @@ import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../schemas/
  * What one user message shows about the user's Big Five, read from the text alone: each trait
  * is shown high (+1), low (−1), both (`mixed`) or not at all (0). The cues are the phrases a
  * person uses to show a trait (worry markers, politeness, blunt demands, exclamations, planning
- * and curiosity markers, "I feel more <trait word> lately"); the offline realizer's style
- * clauses are written from the same list (src/synth/offline/phrases.ts, tested to agree), and
- * an LLM realizer's text is read the same way.
- *
- * The personality-inference target of a turn (PersonaVLM §3.2: integer scores, 3 = no
- * evidence) is built from this reading, and the `personality_evidence` rule checks any target
- * against it, so a target never claims a trait reading its message does not show.
+ * and curiosity markers, "I feel more <trait word> lately"). The fake model's teacher reads
+ * with it; gold targets and the `personality_evidence` rule use a separate reader of several
+ * messages (src/memory/gold/personality-reading.ts).
  */
 export type TraitReading = 1 | -1 | 0 | 'mixed';
 

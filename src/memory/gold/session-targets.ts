@@ -3,8 +3,9 @@ import type { DialogueSession, Turn } from '../../schemas/dialogue.js';
 import type { EpisodicEntry, ProceduralEntry } from '../../schemas/memory.js';
 import type { CoreMemory } from '../../schemas/persona.js';
 import type { EvidenceSlot, Preference } from '../../schemas/plan.js';
+import { roundTopics, slotTopic } from '../../util/round-topics.js';
 import { tokenize } from '../retrieval/tokenize.js';
-import { personalityTargetFromText } from './personality-evidence.js';
+import { inferPersonality, scoresOf } from './personality-reading.js';
 import { type PlanIndex, preferenceClause } from './plan-index.js';
 import type { SemanticDecision } from './targets.js';
 
@@ -59,17 +60,17 @@ export function goldSemanticDecision(
 }
 
 /**
- * Gold per-turn personality scores: what the message shows (PersonaVLM §3.2: 3 = no evidence).
- * A trait the text gives a cue for (a worry marker, a blunt demand, "I feel more outgoing
- * lately" …) reads on the side the text shows, with the plan's score at the turn when it lies on
- * that side; every trait the text shows nothing about is 3, so a turn without cues is all 3 and
- * PEM skips the update. The hidden profile alone is never a target.
+ * Gold per-turn personality scores: what a reader infers from the user's recent messages (the
+ * latest and the user turns of its context), graded, with 3 where they give not enough evidence
+ * (PersonaVLM §3.2: 3 = no evidence; src/memory/gold/personality-reading.ts). Neither the hidden
+ * profile nor the phrase banks that wrote the style are read, so a turn whose window shows
+ * nothing is all 3 and PEM skips the update.
  *
  * @example
- * memory.inferPersonality(goldPersonalityScores(indexPlan(plan), userTurn));
+ * memory.inferPersonality(goldPersonalityScores([...contextUserTexts, userTurn.text]));
  */
-export function goldPersonalityScores(index: PlanIndex, turn: Turn): BigFive {
-  return personalityTargetFromText(turn.text, index.personalityAt(turn.time));
+export function goldPersonalityScores(messages: readonly string[]): BigFive {
+  return scoresOf(inferPersonality(messages));
 }
 
 /** The preference and people state the dialogue has revealed so far (what core memory may hold). */
@@ -113,41 +114,80 @@ export function goldCore(index: PlanIndex, known: KnownState): CoreMemory {
     .sort((a, b) => (a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : 0))
     .map(preferenceClause);
   if (preferences.length > 0) base.human.preferences = preferences.join('; ');
-  for (const [key, statement] of [...known.facts.entries()].sort()) base.human[key] = statement;
+  // A revealed fact keeps the persona's own value ("retired librarian"), never the plan's
+  // statement template ("Connor Campbell works as retired librarian").
+  for (const [key, statement] of [...known.facts.entries()].sort())
+    base.human[key] ??= statement.replace(/^.*?(?:'s \w+: | works as an? | is an? | lives in )/, '');
   return base;
 }
 
+/** Plan topic labels as an episode summary says them (never the label: "how I have been feeling"). */
+const EPISODE_SUBJECTS: Readonly<Record<string, string>> = {
+  'people in my life': 'friends and family',
+  photos: "the user's photos",
+  'about me': "the user's background",
+  routines: "the user's daily routine",
+  'how I have been feeling': "the user's mood",
+};
+
 /**
- * Gold episodes of one session: its rounds split into as many contiguous segments as it has
- * topics (one per topic, in order); each episode covers all turns of its rounds, so the
- * episodes cover the session exactly.
+ * "goals: marathon" → "the user's plan to run a marathon", "preferences: greasy" → "greasy
+ * barbecue" (the item, when it says the keyword), "photos" → "the user's photos".
+ */
+function episodeSubject(index: PlanIndex, label: string): string {
+  const fixed = EPISODE_SUBJECTS[label];
+  if (fixed !== undefined) return fixed;
+  const at = label.indexOf(': ');
+  if (at < 0) return label;
+  const subject = label.slice(at + 2);
+  if (label.startsWith('goals')) {
+    const goal = index.plan.goals.find((g) => g.keywords[0] === subject);
+    if (goal !== undefined) return `the user's plan to ${goal.description}`;
+  }
+  const said = subject.toLowerCase();
+  const item = index.plan.preferences.find(
+    (p) => p.keywords[0] === subject && p.item.toLowerCase().includes(said),
+  )?.item;
+  return item ?? subject;
+}
+
+/**
+ * Gold episodes of one session: a new episode wherever the topic of its rounds changes (each
+ * round's topic is its evidence slot's, small talk keeps the last one: src/plan/round-topics.ts,
+ * which the offline realizer says the topics from), so each episode's label is what its rounds
+ * talk about; each episode covers all turns of its rounds, so the episodes cover the session
+ * exactly. The summary names the subject of every slot said in it.
  *
  * @example
  * memory.addEpisodes(goldEpisodes(index, session, plan.userId));
  */
 export function goldEpisodes(index: PlanIndex, session: DialogueSession, userId: string): EpisodicEntry[] {
+  const plan = index.plan.sessions.find((item) => item.index === session.index);
   const rounds = [...new Set(session.turns.map((turn) => turn.round))].sort((a, b) => a - b);
-  const topics = session.topics.length > 0 ? session.topics : ['conversation'];
-  const parts = Math.max(1, Math.min(topics.length, rounds.length));
-  const episodes: EpisodicEntry[] = [];
-  for (let part = 0; part < parts; part++) {
-    const from = Math.floor((part * rounds.length) / parts);
-    const to = Math.floor(((part + 1) * rounds.length) / parts);
-    const own = new Set(rounds.slice(from, to));
+  const byRound = plan === undefined ? [] : roundTopics(index.plan.slots, plan);
+  const topicOf = (round: number) => byRound[round] ?? session.topics[0] ?? 'conversation';
+  const runs: number[][] = [];
+  for (const round of rounds) {
+    const run = runs.at(-1);
+    if (run !== undefined && topicOf(run[0] as number) === topicOf(round)) run.push(round);
+    else runs.push([round]);
+  }
+  return runs.map((run, part) => {
+    const own = new Set(run);
     const turns = session.turns.filter((turn) => own.has(turn.round));
     const slots = turns
       .flatMap((turn) => turn.slots.flatMap((id) => index.slot(id) ?? []))
       .filter((slot) => slot.kind !== 'noise');
-    const topic = topics[part] as string;
+    const labels = [...new Set([topicOf(run[0] as number), ...slots.map(slotTopic)])];
+    const subject = labels.map((label) => episodeSubject(index, label)).join(' and ');
     const summary =
       slots.length > 0
-        ? `Talked about ${topic}. ${slots.map((slot) => slot.statement).join('. ')}.`
-        : `Talked about ${topic}; small talk with no new personal facts.`;
-    const keywords = [...new Set([...tokenize(topic), ...slots.flatMap((slot) => slot.keywords)])].slice(
-      0,
-      12,
-    );
-    episodes.push({
+        ? `Talked about ${subject}. ${slots.map((slot) => slot.statement).join('. ')}.`
+        : `Talked about ${subject}; small talk with no new personal facts.`;
+    const keywords = [
+      ...new Set([...labels.flatMap((label) => tokenize(label)), ...slots.flatMap((slot) => slot.keywords)]),
+    ].slice(0, 12);
+    return {
       id: `${userId}:E${session.index}.${part}`,
       sessionIndex: session.index,
       summary,
@@ -156,9 +196,8 @@ export function goldEpisodes(index: PlanIndex, session: DialogueSession, userId:
       start: (turns[0] as Turn).time,
       end: (turns[turns.length - 1] as Turn).time,
       slotIds: slots.map((slot) => slot.id),
-    });
-  }
-  return episodes;
+    };
+  });
 }
 
 /**
@@ -177,6 +216,15 @@ export function goldProceduralUpdates(
     for (const slot of turn.slots.flatMap((id) => index.slot(id) ?? [])) {
       if (slot.kind !== 'goal' && slot.kind !== 'habit') continue;
       const key = `${slot.kind} ${slot.keywords[0] ?? slot.refId}`;
+      // The instruction keeps only live entries: a goal achieved or given up is dropped.
+      if (slot.kind === 'goal') {
+        const goal = index.plan.goals.find((g) => g.id === slot.refId);
+        const status = goal?.states.filter((entry) => entry.time <= slot.time).pop()?.status;
+        if (status === 'achieved' || status === 'abandoned') {
+          byKey.delete(key);
+          continue;
+        }
+      }
       byKey.set(key, {
         id: `${userId}:P:${slot.refId}`,
         key,
@@ -187,4 +235,25 @@ export function goldProceduralUpdates(
     }
   }
   return [...byKey.values()];
+}
+
+/**
+ * Procedural keys a session ends: goals its turns report achieved or given up (the procedural
+ * instruction drops finished and abandoned entries).
+ *
+ * @example memory.setProcedural(goldProceduralUpdates(index, session, id), goldProceduralDrops(index, session));
+ */
+export function goldProceduralDrops(index: PlanIndex, session: DialogueSession): string[] {
+  const drops = new Set<string>();
+  for (const turn of session.turns) {
+    for (const slot of turn.slots.flatMap((id) => index.slot(id) ?? [])) {
+      if (slot.kind !== 'goal') continue;
+      const key = `goal ${slot.keywords[0] ?? slot.refId}`;
+      const goal = index.plan.goals.find((g) => g.id === slot.refId);
+      const status = goal?.states.filter((entry) => entry.time <= slot.time).pop()?.status;
+      if (status === 'achieved' || status === 'abandoned') drops.add(key);
+      else drops.delete(key);
+    }
+  }
+  return [...drops];
 }

@@ -30,11 +30,11 @@ export const INSTRUCTIONS: Record<MemoryTaskName, string> = {
   episodic_summary:
     'Segment the session into topic episodes. For each give topic_summary, keywords and source_dialog_indices (the turn indices it covers); together the episodes must cover every turn exactly once.',
   procedural_update:
-    "Update the user's procedural memory: at most 5 entries of goals and habits, each a unique key and one sentence, keeping only the latest state.",
+    "Update the user's procedural memory: at most 5 entries of goals and habits, each a unique key and one sentence, keeping only the latest state; drop a goal once it is achieved or given up.",
   semantic_write:
     'You maintain the semantic memory of a personal assistant. Given the latest dialogue turn and its context, decide whether it states lasting personal information about the user (preferences, habits, facts, relationships, goals, named objects in images). Answer with reason, decision (true/false), content (one sentence, or null) and keywords.',
   personality_inference:
-    "Infer the user's Big Five personality scores (integers 1-5; 3 = no evidence) from the latest user message in context.",
+    "Infer the user's Big Five personality scores (integers 1-5) from the user's recent messages (the latest and those in context); 3 where they give not enough evidence.",
   tree_ops:
     'You maintain a PersonaTree of the user. Given the current filled leaves (dotted path -> value) and the latest dialogue chunk, output the operations, one per line, nothing else: ADD(path, "value"), UPDATE(path, "value") (merge still-valid old content with the new), DELETE(path, None), or NO_OP() when nothing changes. Return them in the field ops.',
 };

@@ -132,11 +132,14 @@ export class PersonaMemory {
 
   /**
    * Replaces procedural memory with the latest entries: same key → the newer one wins; then at
-   * most `proceduralMaxEntries` remain, newest first (ties by key).
+   * most `proceduralMaxEntries` remain, newest first (ties by key). Keys in `drop` (a goal
+   * achieved or given up) are removed.
    */
-  setProcedural(entries: readonly ProceduralEntry[]): void {
+  setProcedural(entries: readonly ProceduralEntry[], drop: readonly string[] = []): void {
     const byKey = new Map<string, ProceduralEntry>();
+    const dropped = new Set(drop);
     for (const entry of [...this.procedural, ...entries]) {
+      if (dropped.has(entry.key)) continue;
       const current = byKey.get(entry.key);
       if (current === undefined || Date.parse(entry.updatedAt) >= Date.parse(current.updatedAt))
         byKey.set(entry.key, entry);

@@ -1,6 +1,7 @@
 import { slotTopic } from '../../qa/preference-kernels.js';
 import type { UserPlan } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
+import { roundTopics } from '../../util/round-topics.js';
 import { normaliseText } from '../../util/text.js';
 import type { ChunkRequest, RealizedRound, Realizer } from '../realizer.js';
 import { slipOf } from '../slips.js';
@@ -69,8 +70,7 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
       const { view, session, state } = request;
       const plan = view.plan;
       const name = plan.enriched.coreMemory.human.name;
-      const topics = session.topics;
-      const perTopic = Math.max(1, Math.ceil(session.rounds / topics.length));
+      const roundTopic = roundTopics(plan.slots, session);
       return request.rounds.map((round) => {
         const rng = createRng(
           options.seed,
@@ -87,10 +87,8 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           // The personality at this round, not at the chunk's start: a shift said in the chunk shows from then on.
           style: styleFor(view.personalityAt(new Date(round.time).toISOString())),
           name,
-          topic: speakableTopic(
-            plan,
-            topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!,
-          ),
+          // The round's own topic, as the episodic gold labels it (src/plan/round-topics.ts).
+          topic: speakableTopic(plan, roundTopic[round.round] ?? session.topics[0]!),
           slip: slipOf(plan, session.index, round.round),
         };
         const key = `${plan.userId}\u0000${session.index}\u0000${request.attempt}`;

@@ -10,6 +10,7 @@ import { goldInPromptCheck } from './gold-in-prompt.js';
 import { idsCheck } from './ids.js';
 import { imageRefsCheck } from './image-refs.js';
 import { m2aSessionsCheck } from './m2a-sessions.js';
+import { coreValuesCheck, episodeTopicsCheck, proceduralGoalsCheck } from './memory-targets.js';
 import { multipleChoiceCheck } from './multiple-choice.js';
 import { personalityEvidenceCheck } from './personality-evidence.js';
 import { photoDescriptionCheck } from './photo-description.js';
@@ -35,6 +36,14 @@ export { goldInPromptCheck } from './gold-in-prompt.js';
 export { idsCheck } from './ids.js';
 export { countImagePlaceholders, imageRefsCheck } from './image-refs.js';
 export { inspectM2aSample, type M2aInspection, m2aSessionsCheck } from './m2a-sessions.js';
+export {
+  coreTemplateProblems,
+  coreValuesCheck,
+  episodeTopicProblems,
+  episodeTopicsCheck,
+  proceduralGoalProblems,
+  proceduralGoalsCheck,
+} from './memory-targets.js';
 export { multipleChoiceCheck } from './multiple-choice.js';
 export { personalityEvidenceCheck, personalityTargetProblems } from './personality-evidence.js';
 export { photoDescriptionCheck, photoDescriptionProblems } from './photo-description.js';
@@ -76,4 +85,7 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   driftCausesCheck,
   questionGoldsCheck,
   visualAnswerTextCheck,
+  episodeTopicsCheck,
+  proceduralGoalsCheck,
+  coreValuesCheck,
 ];

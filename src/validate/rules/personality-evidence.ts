@@ -1,12 +1,22 @@
-import { unsupportedTraits } from '../../memory/gold/personality-evidence.js';
+import { unsupportedScores } from '../../memory/gold/personality-reading.js';
 import { BIG_FIVE_TRAITS, type BigFive } from '../../schemas/common.js';
 import type { MemoryTrace } from '../../schemas/memory.js';
 import type { RuleCheck, RuleFailure } from '../types.js';
 
-/** The user message a personality-inference step reads (`input.turn`), or null when it has none. */
-export function personalityMessage(trace: MemoryTrace): string | null {
+/**
+ * The user messages a personality-inference step reads, oldest first: the user turns of its
+ * context and its latest message (`input.turn`); null when it has no user message.
+ */
+export function personalityMessages(trace: MemoryTrace): string[] | null {
   const turn = (trace.input as { turn?: { text?: unknown; speaker?: unknown } }).turn;
-  return typeof turn?.text === 'string' && turn.speaker === 'user' ? turn.text : null;
+  if (typeof turn?.text !== 'string' || turn.speaker !== 'user') return null;
+  const context = (trace.input as { context?: unknown }).context;
+  const earlier = Array.isArray(context)
+    ? context.flatMap((item: { text?: unknown; speaker?: unknown }) =>
+        item?.speaker === 'user' && typeof item.text === 'string' ? [item.text] : [],
+      )
+    : [];
+  return [...earlier, turn.text];
 }
 
 function asBigFive(value: unknown): BigFive | null {
@@ -17,12 +27,12 @@ function asBigFive(value: unknown): BigFive | null {
 
 /**
  * The problems of one personality-inference step: its gold target (and a teacher target that
- * agrees, which export may train on) must read only what its message shows — a trait scored
- * above or below 3 needs a cue on that side in the text, and a trait the text shows needs a
- * score on that side (src/memory/gold/personality-evidence.ts). The hidden profile is not
- * evidence.
+ * agrees, which export may train on) must be what a reader infers from the messages the step
+ * shows — a trait is scored off 3 only when at least two of them show it on that side, 5 or 1
+ * only when four do and none the other way, 3 ("not enough evidence") otherwise
+ * (src/memory/gold/personality-reading.ts). The hidden profile is not evidence.
  *
- * @example personalityTargetProblems(trace) // ['gold: extraversion 4: the message shows no cue']
+ * @example personalityTargetProblems(trace) // ['gold: extraversion 4: not enough evidence (1 high, 0 low of 4 messages)']
  */
 export function personalityTargetProblems(trace: MemoryTrace): readonly string[] {
   let problems = checked.get(trace);
@@ -37,8 +47,8 @@ export function personalityTargetProblems(trace: MemoryTrace): readonly string[]
 const checked = new WeakMap<MemoryTrace, readonly string[]>();
 
 function targetProblems(trace: MemoryTrace): string[] {
-  const text = personalityMessage(trace);
-  if (text === null) return ['the step has no user message (input.turn) to read the target from'];
+  const messages = personalityMessages(trace);
+  if (messages === null) return ['the step has no user message (input.turn) to read the target from'];
   const targets: Array<[string, unknown]> = [['gold', trace.gold.value]];
   if (trace.teacher?.agrees === true) targets.push(['teacher', trace.teacher.value]);
   const problems: string[] = [];
@@ -48,20 +58,22 @@ function targetProblems(trace: MemoryTrace): string[] {
       problems.push(`${source}: the target is not five Big Five scores`);
       continue;
     }
-    for (const problem of unsupportedTraits(text, scores)) problems.push(`${source}: ${problem}`);
+    for (const problem of unsupportedScores(messages, scores, { sideOnly: source === 'teacher' }))
+      problems.push(`${source}: ${problem}`);
   }
   return problems;
 }
 
 /**
- * Every personality-inference target says what its message shows: traits with evidence in the
- * text on the side the text shows, 3 ("no evidence") for the rest.
+ * Every personality-inference target says what its messages show: the graded score a reader
+ * infers for each trait, 3 ("not enough evidence") where they show too little.
  *
  * @example personalityEvidenceCheck.run(indexUser(bundle), options)
  */
 export const personalityEvidenceCheck: RuleCheck = {
   name: 'personality_evidence',
-  description: 'personality-inference targets read only the traits their message shows, on the side it shows',
+  description:
+    'personality-inference targets are what their recent messages show (graded; 3 = not enough evidence)',
   run({ bundle }) {
     const failures: RuleFailure[] = [];
     // Model-written text: the targets are a model's reading (personality-evidence/1), not the cues'.

@@ -1,0 +1,56 @@
+/**
+ * The English parser the personality reader reads with: wink-nlp and its lite web model, for
+ * sentences, part of speech, lemmas and negation scope. One instance, loaded on first use; a
+ * parse is cached per text (the reader asks about each message once per window it sits in).
+ */
+import model from 'wink-eng-lite-web-model';
+import winkNLP, { type ItemSentence, type ItemToken } from 'wink-nlp';
+
+/** One word as parsed. */
+export interface ParsedWord {
+  lower: string;
+  lemma: string;
+  pos: string;
+  /** Inside the scope of a negation ("I am not *worried*"). */
+  negated: boolean;
+}
+
+let pipeline: ReturnType<typeof winkNLP> | undefined;
+const parsed = new Map<string, ParsedWord[][]>();
+const CACHE = 4096;
+
+/**
+ * The sentences of `text` as words (spaces dropped, punctuation kept; "I'm" read as "i" + "be").
+ *
+ * @example parseSentences("I'm not worried.")[0]!.map((w) => w.lemma) // ['i', 'be', 'not', 'worried', '.']
+ */
+export function parseSentences(text: string): ParsedWord[][] {
+  const known = parsed.get(text);
+  if (known !== undefined) return known;
+  pipeline ??= winkNLP(model, ['sbd', 'pos', 'negation']);
+  const { its } = pipeline;
+  const sentences: ParsedWord[][] = [];
+  pipeline
+    .readDoc(text.replace(/[\u2018\u2019]/g, "'"))
+    .sentences()
+    .each((sentence: ItemSentence) => {
+      const words: ParsedWord[] = [];
+      sentence.tokens().each((token: ItemToken) => {
+        const type = token.out(its.type) as string;
+        if (type === 'tabCRLF' || type === 'space') return;
+        const lower = (token.out() as string).toLowerCase();
+        const negated = token.out(its.negationFlag) as unknown as boolean;
+        if (lower === "i'm") {
+          words.push({ lower: 'i', lemma: 'i', pos: 'PRON', negated });
+          words.push({ lower: "'m", lemma: 'be', pos: 'AUX', negated });
+          return;
+        }
+        const lemma = String((token.out as (f: unknown) => unknown)(its.lemma)).toLowerCase();
+        words.push({ lower, lemma, pos: token.out(its.pos) as string, negated });
+      });
+      sentences.push(words);
+    });
+  if (parsed.size >= CACHE) parsed.clear();
+  parsed.set(text, sentences);
+  return sentences;
+}

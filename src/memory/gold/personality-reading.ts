@@ -1,0 +1,182 @@
+/**
+ * What a reader can infer about a user's Big Five from several of their recent messages. A
+ * message is read sentence by sentence with an English parser (wink-nlp: personality-parse.ts): a
+ * sentence about the speaker ("I", "me", "my") shows a trait when it uses a word of the IPIP-NEO
+ * item pool keyed to it (src/memory/gold/personality-lexicon.ts; a negated word shows nothing),
+ * and shows neuroticism when the speaker says they are, feel or get something AFINN-165
+ * rates negative ("I am nervous", "I feel stressed"). Punctuation and length are never evidence.
+ * Neither lexicon is the phrase banks that write the offline style (src/synth/offline/). A trait
+ * needs at least two messages of the window on one side (net) before it is scored, four (and none
+ * against) for an extreme, and is otherwise 3: "not enough evidence" (PersonaVLM §3.2: integer
+ * scores, 3 = no evidence).
+ */
+import { createRequire } from 'node:module';
+import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../schemas/common.js';
+import { cueStem, personalityCues } from './personality-lexicon.js';
+import { type ParsedWord, parseSentences } from './personality-parse.js';
+
+/** Messages a target reads: the latest and the user's previous ones, up to this many. */
+export const PERSONALITY_WINDOW = 6;
+/** Messages on one side (net of the other) for a score of 4 or 2, and for 5 or 1. */
+const GRADED = 2;
+const EXTREME = 4;
+
+const SELF = new Set(['i', 'me', 'my', 'myself']);
+/** Verbs that put a state on their subject: "I am / feel / get / become nervous". */
+const STATE_VERBS = new Set(['be', 'feel', 'get', 'become', 'seem']);
+const CONTENT = new Set(['NOUN', 'VERB', 'ADJ', 'ADV', 'PROPN']);
+/** AFINN-165 word valences (−5…5), as the `sentiment` package ships them. */
+const AFINN = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
+const valence = (word: string): number => AFINN[word] ?? 0;
+
+/** One message's side per trait: 1 high, −1 low, 0 nothing shown. */
+export type MessageReading = Record<BigFiveTrait, 1 | -1 | 0>;
+
+/** True when token `i` follows "I [aux…] am/feel/get [adverb]": a state the speaker says they are in. */
+function saidOfSelf(tokens: readonly ParsedWord[], i: number): boolean {
+  let at = i - 1;
+  if (tokens[at]?.pos === 'ADV') at--;
+  if (!STATE_VERBS.has(tokens[at]?.lemma ?? '')) return false;
+  at--;
+  while (at >= 0 && (tokens[at]?.pos === 'AUX' || tokens[at]?.pos === 'PART' || tokens[at]?.pos === 'ADV'))
+    at--;
+  return tokens[at]?.lower === 'i';
+}
+
+/** The votes of one sentence about the speaker, added to `net`. */
+function readSentence(tokens: readonly ParsedWord[], net: Record<BigFiveTrait, number>): void {
+  if (!tokens.some((token) => SELF.has(token.lower))) return;
+  const cues = personalityCues();
+  tokens.forEach((token, i) => {
+    if (!CONTENT.has(token.pos)) return;
+    const stem = cueStem(token.lemma);
+    // A stem names its word, not a longer one it happens to start ("busi" is not "business").
+    const cue = token.lemma.length <= stem.length + 3 ? cues.get(stem) : undefined;
+    // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
+    if (cue !== undefined && !token.negated) net[cue.trait] += cue.side;
+    // "I am / feel / get <negative state>": a self-reported negative feeling (the speaker is its subject).
+    const state = (token.pos === 'ADJ' || token.pos === 'VERB') && saidOfSelf(tokens, i);
+    if (state && !token.negated && valence(token.lower) < 0) net.neuroticism += 1;
+  });
+}
+
+/** Words that put the next one out of play ("do not waste", "no rush"): a cue after them shows nothing. */
+const NEGATORS = new Set(['not', 'no', 'never', 't']);
+/** Forms of the verbs that put a state on the speaker ("I am / feel / get …"). */
+const STATE_FORM = /\b(?:i'm|am|was|been|feel|feeling|felt|get|getting|got|become|became|seem|seemed)\b/;
+
+/**
+ * True when the text could show a trait, so it is worth parsing: a cue word not right after a
+ * negator, or a word AFINN rates negative in a text that says "I am / feel / get …".
+ */
+function mayShow(text: string): boolean {
+  const lower = text.toLowerCase();
+  const words = lower.match(/[a-z]+/g) ?? [];
+  if (!words.some((word) => SELF.has(word))) return false;
+  const cues = personalityCues();
+  const states = STATE_FORM.test(lower);
+  return words.some(
+    (word, i) =>
+      word.length > 2 &&
+      ((states && valence(word) < 0) || (!NEGATORS.has(words[i - 1] ?? '') && cues.has(cueStem(word)))),
+  );
+}
+
+function readText(text: string): MessageReading {
+  const net = { openness: 0, conscientiousness: 0, extraversion: 0, agreeableness: 0, neuroticism: 0 };
+  if (mayShow(text))
+    for (const sentence of parseSentences(text.replace(/<image>/g, ' '))) readSentence(sentence, net);
+  const out = {} as MessageReading;
+  for (const trait of BIG_FIVE_TRAITS) out[trait] = net[trait] > 0 ? 1 : net[trait] < 0 ? -1 : 0;
+  return out;
+}
+
+/**
+ * Reads one message.
+ *
+ * @example readMessage('I get stressed out before every exam.').neuroticism // 1
+ */
+export function readMessage(text: string): MessageReading {
+  let reading = readings.get(text);
+  if (reading === undefined) {
+    reading = readText(text);
+    if (readings.size >= READING_CACHE) readings.clear();
+    readings.set(text, reading);
+  }
+  return reading;
+}
+
+/** Each message is read once for the windows it sits in (a window slides over a user's turns). */
+const READING_CACHE = 4096;
+const readings = new Map<string, MessageReading>();
+
+/** What the window shows for one trait: messages high and low, and the score they support. */
+export interface TraitInference {
+  high: number;
+  low: number;
+  /** 1–5; 3 when the window holds not enough evidence (fewer than two messages net on a side). */
+  score: number;
+}
+
+/** The score a count of messages supports: 3 below two net, 4/2 from two, 5/1 from four with none against. */
+export function scoreFromCounts(high: number, low: number): number {
+  const net = high - low;
+  if (Math.abs(net) < GRADED) return 3;
+  const extreme = Math.abs(net) >= EXTREME && Math.min(high, low) === 0;
+  return net > 0 ? (extreme ? 5 : 4) : extreme ? 1 : 2;
+}
+
+/**
+ * Infers each trait from the user's recent messages (oldest first; the last is the latest):
+ * the window's last {@link PERSONALITY_WINDOW} messages are read.
+ *
+ * @example inferPersonality(['I am so anxious.', 'I worry about it all week.']).neuroticism.score // 4
+ */
+export function inferPersonality(
+  messages: readonly string[],
+  read: (text: string) => MessageReading = readMessage,
+): Record<BigFiveTrait, TraitInference> {
+  const window = messages.slice(-PERSONALITY_WINDOW).map(read);
+  const out = {} as Record<BigFiveTrait, TraitInference>;
+  for (const trait of BIG_FIVE_TRAITS) {
+    const high = window.filter((m) => m[trait] === 1).length;
+    const low = window.filter((m) => m[trait] === -1).length;
+    out[trait] = { high, low, score: scoreFromCounts(high, low) };
+  }
+  return out;
+}
+
+/** The five scores of an inference. */
+export function scoresOf(inference: Record<BigFiveTrait, TraitInference>): BigFive {
+  const out = {} as BigFive;
+  for (const trait of BIG_FIVE_TRAITS) out[trait] = inference[trait].score;
+  return out;
+}
+
+/**
+ * The traits of a target its messages do not support: each score must be the one the window's
+ * messages support (3 where they give not enough evidence); with `sideOnly`, on the same side of
+ * 3. Empty when the target holds.
+ *
+ * @example unsupportedScores(['Thanks a lot!'], { ...neutral, agreeableness: 5 }) // ['agreeableness 5: …']
+ */
+export function unsupportedScores(
+  messages: readonly string[],
+  target: BigFive,
+  options: { sideOnly?: boolean; read?: (text: string) => MessageReading } = {},
+): string[] {
+  const inference = inferPersonality(messages, options.read);
+  const problems: string[] = [];
+  for (const trait of BIG_FIVE_TRAITS) {
+    const { high, low, score } = inference[trait];
+    if (Math.round(target[trait]) === score) continue;
+    // A teacher target may grade differently (4 for 5) but not read another side or invent evidence.
+    if (options.sideOnly === true && Math.sign(target[trait] - 3) === Math.sign(score - 3)) continue;
+    const shown =
+      score === 3
+        ? `not enough evidence (${high} high, ${low} low of ${Math.min(messages.length, PERSONALITY_WINDOW)} messages)`
+        : `the messages support ${score} (${high} high, ${low} low)`;
+    problems.push(`${trait} ${target[trait]}: ${shown}`);
+  }
+  return problems;
+}
