@@ -10,8 +10,8 @@ import type { RuleCheck, RuleFailure, UserIndex } from '../types.js';
  *   other episodes (a label shifted one segment names its neighbour's).
  * - Procedural memory holds no goal the dialogue has reported achieved or given up.
  * - Core memory holds the user's facts as values, not the plan's statements ("Connor Campbell
- *   works as retired fisherman"): no value names the user, and nothing "works as" a retiree or a
- *   student.
+ *   works as retired fisherman"): no value but the one-sentence personality names the user, and
+ *   nothing "works as" a retiree or a student.
  */
 
 const lower = (text: string) => text.toLowerCase();
@@ -116,7 +116,8 @@ export function coreTemplateProblems(index: UserIndex, trace: MemoryTrace): stri
   for (const [block, values] of blocks) {
     for (const [key, value] of Object.entries(values)) {
       if (typeof value !== 'string' || key === 'name' || key === 'identity') continue;
-      if (block === 'human' && value.includes(name))
+      // `personality` is asked for as one sentence (enrich-prompt.ts), which may well name the user.
+      if (block === 'human' && key !== 'personality' && value.includes(name))
         problems.push(`${block}.${key} restates a plan statement: "${value}"`);
       else if (TEMPLATE.test(value)) problems.push(`${block}.${key} says a template: "${value}"`);
     }
