@@ -46,10 +46,15 @@ const price = (rng: Rng, [min, max]: readonly [number, number]): number =>
 /**
  * VitaBench-style behavior logs (SPEC.md §4): browse, search, compare, consult, order, review,
  * cancel and favorite events between sessions. Positive events follow a preference that is
- * active at the event's time (so drift shows in the log); dislikes are never ordered; about
- * `noiseRate` of events are noise (irrelevant, exploratory, on behalf of others, impulses,
- * cancellations), plus, with probability `mirrorPlannedNoise`, one event per noise round planned in the
- * preceding session (counted toward the share). Events fall strictly between one session's end and the next session's start.
+ * active at the event's time (so drift shows in the log); dislikes are never ordered. `noiseRate`
+ * of the user's events are noise (irrelevant, exploratory, on behalf of others, impulses,
+ * cancellations): each event slot is noise with the probability that keeps the noise events
+ * emitted so far at `noiseRate` of all events so far (a mistaken order and its cancellation are
+ * two noise events, a review one more ordinary event), so the realized share matches the
+ * configured one over the log, not only per slot. With probability `mirrorPlannedNoise` a noise
+ * round planned in the preceding session leaves one event (counted toward the share). A slot
+ * with no active like and no noise owed stays empty. Events fall strictly between one session's
+ * end and the next session's start.
  *
  * @example const events = generateBehaviors(plan, { seed: 42, config: SynthConfig.parse({}).behaviors });
  */
@@ -69,8 +74,10 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     }
     return name;
   };
+  let noisy = 0;
   const push = (event: Omit<BehaviorEvent, 'id'>): void => {
     events.push({ id: '', ...event });
+    if (event.noise !== null) noisy++;
   };
 
   /** One noise interaction (VitaBench 2.0: irrelevant, exploratory, on behalf, impulse, cancellation). */
@@ -178,22 +185,20 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     const until = (next === undefined ? horizonEnd : Date.parse(next.start)) - 10 * 60_000;
     if (!(until - from > 60 * 60_000)) continue;
     // Noise planned in the session's dialogue leaves a trace in the log right after it; it counts
-    // toward the noise share, so the random draws below add only what is missing.
-    let mirrored = 0;
+    // toward the noise share, so the draws below add only what is missing.
     for (const noise of session.noise) {
       // A misstatement is a spoken slip: its correction's cancelled order is the log's trace of the pair.
       if (noise.kind === 'misstatement') continue;
       if (!rng.chance(config.mirrorPlannedNoise)) continue;
+      // Never beyond the configured share: a mirror is noise the log still owes.
+      if (config.noiseRate * (events.length + 1) - noisy <= 0) continue;
       const at = Math.floor(rng.float(from, until - 40 * 60_000) / 60_000) * 60_000;
       const likes = view
         .activePreferences(new Date(at).toISOString())
         .filter((pref) => pref.polarity === 'like');
       emitNoise(noise.kind, at, likes);
-      mirrored++;
     }
     const count = rng.poisson(config.eventsPerGap);
-    const noiseChance =
-      count === 0 ? 0 : Math.min(1, Math.max(0, (config.noiseRate * (count + mirrored) - mirrored) / count));
     const times = Array.from(
       { length: count },
       () => Math.floor(rng.float(from, until - 40 * 60_000) / 60_000) * 60_000,
@@ -201,10 +206,13 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     for (const at of times) {
       const time = new Date(at).toISOString();
       const likes = view.activePreferences(time).filter((pref) => pref.polarity === 'like');
-      if (rng.chance(noiseChance) || likes.length === 0) {
+      // Noise owed so that, with this slot, noise stays at `noiseRate` of the events so far.
+      const owed = config.noiseRate * (events.length + 1) - noisy;
+      if (rng.chance(Math.min(1, Math.max(0, owed)))) {
         emitNoise(rng.pick(NOISE_KINDS), at, likes);
         continue;
       }
+      if (likes.length === 0) continue;
       const pref = rng.pick(likes);
       const scenario = rng.pick(SCENARIOS[pref.category]);
       const merchant = merchantFor(pref, scenario);

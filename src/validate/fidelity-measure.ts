@@ -6,6 +6,7 @@
 
 import { personaMemMessages, personaMemTargets, placeQuestions } from '../export/eval/personamem-context.js';
 import type { ExportConfig } from '../schemas/export-config.js';
+import { emptyLogCounts, measureLogs } from './fidelity-logs.js';
 import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
 import { driftCauseProblem } from './rules/drift-causes.js';
@@ -130,6 +131,7 @@ export function emptyFidelityCounts() {
     pmQuestions: 0,
     pmTokens: 0,
     ...emptyQuestionCounts(),
+    ...emptyLogCounts(),
   };
 }
 export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
@@ -234,6 +236,7 @@ export function measureUserFidelity(
     if (personalityTargetProblems(trace).length > 0) n.personalityUnsupported++;
   }
   measureQuestions(index, n);
+  measureLogs(index, n);
   measureQuestionForms(index, exportConfig, n);
   n.photoContradictions += photoDescriptionProblems(index).length;
   for (const qa of plan.qa) {

@@ -8,6 +8,7 @@ import { PERSONAMEM_32K_MEAN_TOKENS } from '../export/eval/personamem-context.js
 import { LOCOMO_TASKS, PERSONAMEM_TASKS } from '../qa/tasks.js';
 import { ExportConfig } from '../schemas/export-config.js';
 import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
+import { logFigures } from './fidelity-logs.js';
 import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
 import { createShortcutMeter } from './fidelity-shortcuts.js';
 import type { RuleFailure, UserIndex } from './types.js';
@@ -110,6 +111,8 @@ export interface FidelityOptions {
   qaWeights?: Record<string, number>;
   /** The pipeline's export settings, for figures of the exported formats (PersonaMem context length). @default ExportConfig defaults */
   exportConfig?: ExportConfig;
+  /** The pipeline's `synth.behaviors.noiseRate` when behaviour logs are on (figure `behavior_noise_rate`). @default none */
+  behaviorNoiseRate?: number;
 }
 
 /**
@@ -237,7 +240,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         0,
       ),
     };
-    Object.assign(figures, questionFigures(n), shortcuts.finish());
+    Object.assign(figures, questionFigures(n), shortcuts.finish(), logFigures(n, options.behaviorNoiseRate));
     // Image questions only mean something in a corpus that has images at all.
     if (n.mme > 0 && n.imageTurns > 0) {
       figures.persona_mme_image_questions = about(

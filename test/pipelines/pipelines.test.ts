@@ -175,5 +175,11 @@ describe('pipeline files', () => {
       );
     }
     expect(tasks.flatMap((t) => t.subtasks).some((s) => s.skill_tested.includes('update'))).toBe(true);
+    // The behaviour logs carry the configured 20% noise over the run (within 2 points).
+    const validation = await readJson<{ fidelity: Record<string, { target: number; ok: boolean }> }>(
+      'vitabench',
+      'validation.json',
+    );
+    expect(validation.fidelity.behavior_noise_rate).toMatchObject({ target: 20, ok: true });
   });
 });
