@@ -54,7 +54,7 @@ const sessionOf = (diaId: string): number | null => {
  * One added question in the merged record's terms: placeholders filled with the speaker's name
  * and pronouns, evidence as dia_ids, and, for a question that says what it asks (`kind`),
  * LoCoMo's category — temporal 2 (its answer the date of the session that first says it),
- * inference 3, recall 1 when its evidence spans sessions, else 4. A question without `kind` (an
+ * inference 3, recall 4, combine 1 when its evidence spans sessions, else 4. A question without `kind` (an
  * M²A concept question) keeps its category.
  */
 export function writeAddedQa(
@@ -79,7 +79,8 @@ export function writeAddedQa(
     const time = conversation[`session_${sessions[0]}_date_time`];
     if (typeof time === 'string') answer = locomoDate(time);
   } else if (item.kind === 'inference') category = 3;
-  else if (item.kind === 'recall') category = sessions.length > 1 ? 1 : 4;
+  else if (item.kind === 'recall') category = 4;
+  else if (item.kind === 'combine') category = sessions.length > 1 ? 1 : 4;
   return { question: fill(item.question), answer, evidence, category };
 }
 

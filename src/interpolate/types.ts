@@ -19,7 +19,7 @@ export interface InsertedQa {
    * placeholders for the host speaker): the host adapter sets the LoCoMo category from it and
    * where the evidence lies (see `writeAddedQa`). Absent: the category is kept (M²A concept QA).
    */
-  kind?: 'temporal' | 'inference' | 'recall';
+  kind?: 'temporal' | 'inference' | 'recall' | 'combine';
 }
 
 /**

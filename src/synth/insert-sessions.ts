@@ -24,7 +24,7 @@ export interface SessionsForInsertion {
     answer: string;
     evidence: string[];
     category: number;
-    kind?: 'temporal' | 'inference' | 'recall';
+    kind?: 'temporal' | 'inference' | 'recall' | 'combine';
   }>;
   /**
    * The generated person's own biography (occupation, city, education, family): said under a
@@ -105,10 +105,12 @@ export function planQaFor(
     const key = asked.question.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
+    // One turn answers a recall question: the latest one stating it (the plan lists it last).
+    const ids = [...new Set(evidence as string[])];
     out.push({
       question: asked.question,
       answer: asked.answer,
-      evidence: [...new Set(evidence as string[])],
+      evidence: asked.kind === 'recall' ? ids.slice(-1) : ids,
       // Set by the host adapter from `kind` and where the evidence lies.
       category: asked.kind === 'temporal' ? 2 : asked.kind === 'inference' ? 3 : 4,
       kind: asked.kind,

@@ -9,13 +9,15 @@ import type { QaTarget } from '../schemas/plan.js';
 
 /**
  * A question as LoCoMo asks it, with placeholders. `kind` is what it asks: a date (`temporal`,
- * LoCoMo category 2), an inference beyond what was said (`inference`, category 3), or what was
- * said (`recall`: multi-hop 1 when its evidence spans sessions, else single-hop 4).
+ * LoCoMo category 2), an inference beyond what was said (`inference`, category 3), what one turn
+ * said (`recall`, single-hop 4: the latest turn stating it is its evidence), or what several
+ * turns say together (`combine`: a history, two preferences, a goal's course — multi-hop 1 when
+ * its evidence spans sessions).
  */
 export interface LocomoAsk {
   question: string;
   answer: string;
-  kind: 'temporal' | 'inference' | 'recall';
+  kind: 'temporal' | 'inference' | 'recall' | 'combine';
 }
 
 /** A first-person question body → the LoCoMo phrasing (`$1`… are the body's groups). */
@@ -66,12 +68,12 @@ const RULES: readonly Rule[] = [
   [
     /^How would you describe how things have been going between (.+?) and me\?$/,
     'How have things been going between {user} and $1 lately?',
-    'recall',
+    'combine',
   ],
   [
     /^Where do (.+?) and I stand with each other lately\?$/,
     'How have things been going between {user} and $1 lately?',
-    'recall',
+    'combine',
   ],
   // Habits and goals.
   [/^What do I usually do (.+?)\?$/, 'What does {user} usually do $1?', 'recall'],
@@ -86,8 +88,8 @@ const RULES: readonly Rule[] = [
     'What goal involving $1 is {user} working towards?',
     'recall',
   ],
-  [/^How is my plan to (.+?) going\?$/, "How is {user}'s plan to $1 going?", 'recall'],
-  [/^Where am I with my plan to (.+?)\?$/, "How is {user}'s plan to $1 going?", 'recall'],
+  [/^How is my plan to (.+?) going\?$/, "How is {user}'s plan to $1 going?", 'combine'],
+  [/^Where am I with my plan to (.+?)\?$/, "How is {user}'s plan to $1 going?", 'combine'],
   // Preferences: the current one, a conditional one, the history, the reasons.
   [
     /^What is my current preference when it comes to (.+?)\?$/,
@@ -124,15 +126,15 @@ const RULES: readonly Rule[] = [
   [
     /^How have my feelings about (.+?) developed over time\?$/,
     "How has {user}'s taste in $1 changed over time?",
-    'recall',
+    'combine',
   ],
   [
     /^Can you trace how my view of (.+?) has shifted over time\?$/,
     "How has {user}'s taste in $1 changed over time?",
-    'recall',
+    'combine',
   ],
-  [/^How has my taste in (.+?) changed\?$/, "How has {user}'s taste in $1 changed over time?", 'recall'],
-  [/^What changed about my taste in (.+?)\?$/, "How has {user}'s taste in $1 changed over time?", 'recall'],
+  [/^How has my taste in (.+?) changed\?$/, "How has {user}'s taste in $1 changed over time?", 'combine'],
+  [/^What changed about my taste in (.+?)\?$/, "How has {user}'s taste in $1 changed over time?", 'combine'],
   [/^Why did I start to (.+?)\?$/, 'Why did {user} start to $1?', 'recall'],
   [/^What got me to (.+?)\?$/, 'Why did {user} start to $1?', 'recall'],
   [/^Why don't I (.+?) anymore\?$/, 'Why does {user} no longer $1?', 'recall'],
@@ -142,22 +144,22 @@ const RULES: readonly Rule[] = [
   [
     /^After I stopped being the person who would (.+?), where did I land on (.+?), and why\?$/,
     'What did {user} turn to for $2 after no longer wanting to $1, and why?',
-    'recall',
+    'combine',
   ],
   [
     /^Once I no longer would (.+?), what did I move to on (.+?), and for what reason\?$/,
     'What did {user} turn to for $2 after no longer wanting to $1, and why?',
-    'recall',
+    'combine',
   ],
   [
     /^What do I enjoy when it comes to (.+?), and what about (.+?)\?$/,
     'What does {user} enjoy when it comes to $1 and to $2?',
-    'recall',
+    'combine',
   ],
   [
     /^Remind me of my favourites for (.+?) and for (.+?)\?$/,
     'What does {user} enjoy when it comes to $1 and to $2?',
-    'recall',
+    'combine',
   ],
   // Dates: when something was first said or began (the session date answers it).
   [/^When did I start to (.+?)\?$/, 'When did {user} start to $1?', 'temporal'],
