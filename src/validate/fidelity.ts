@@ -4,9 +4,9 @@
  * run (not sampled) and, where a paper or real file gives one, set beside its published value.
  */
 
-import { PERSONAMEM_32K_MEAN_TOKENS } from '../export/eval/personamem-context.js';
 import { LOCOMO_TASKS, PERSONAMEM_TASKS } from '../qa/tasks.js';
 import { ExportConfig } from '../schemas/export-config.js';
+import { contextFigures } from './fidelity-contexts.js';
 import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
 import { logFigures } from './fidelity-logs.js';
 import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
@@ -278,16 +278,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         'images',
       );
     }
-    if (n.pmQuestions > 0) {
-      figures.personamem_context_tokens = meanFigure(
-        `mean PersonaMem context length in tokens, gpt-tokenizer (real 32k file: ${PERSONAMEM_32K_MEAN_TOKENS})`,
-        n.pmTokens,
-        n.pmQuestions,
-        exportConfig.eval.personamemContextTokens,
-        'tokens',
-        0,
-      );
-    }
+    Object.assign(figures, contextFigures(n, exportConfig));
     Object.assign(
       figures,
       mixFigures(
