@@ -215,6 +215,17 @@ export function thirdPerson(text: string): string {
   return out;
 }
 
+/**
+ * Proper names the question wrote in lower case (a plan keyword: "a trip to iceland") spelt as
+ * the answer spells them ("To save enough for a trip to Iceland").
+ */
+function namesAsInAnswer(question: string, answer: string): string {
+  const names = (answer.match(/(?<=\s)\p{Lu}[\p{Ll}'-]+/gu) ?? []).filter((word) => word.length > 2);
+  let out = question;
+  for (const name of names) out = out.replace(new RegExp(`\\b${name.toLowerCase()}\\b`, 'g'), name);
+  return out;
+}
+
 /** Strips a situation line before the question proper: the question is its last sentence. */
 function questionBody(question: string): string {
   const sentences = question.trim().match(/[^.?!]+(?:[.?!]+|$)/g) ?? [question];
@@ -241,7 +252,7 @@ export function locomoAsk(
     const match = pattern.exec(body);
     if (match === null) continue;
     const question = template.replace(/\$(\d)/g, (_, i: string) => thirdPerson(match[Number(i)] ?? ''));
-    return { question, answer: thirdPerson(qa.answer), kind };
+    return { question: namesAsInAnswer(question, qa.answer), answer: thirdPerson(qa.answer), kind };
   }
   return null;
 }
