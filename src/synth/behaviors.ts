@@ -48,13 +48,14 @@ const price = (rng: Rng, [min, max]: readonly [number, number]): number =>
  * cancel and favorite events between sessions. Positive events follow a preference that is
  * active at the event's time (so drift shows in the log); dislikes are never ordered. `noiseRate`
  * of the user's events are noise (irrelevant, exploratory, on behalf of others, impulses,
- * cancellations): each event slot is noise with the probability that keeps the noise events
- * emitted so far at `noiseRate` of all events so far (a mistaken order and its cancellation are
- * two noise events, a review one more ordinary event), so the realized share matches the
- * configured one over the log, not only per slot. With probability `mirrorPlannedNoise` a noise
- * round planned in the preceding session leaves one event (counted toward the share). A slot
- * with no active like and no noise owed stays empty. Events fall strictly between one session's
- * end and the next session's start.
+ * cancellations), counted in events: a mistaken order and its cancellation are two noise events,
+ * a review one more ordinary event. Each slot is noise with the probability that keeps the
+ * expected share at `noiseRate` for the kind drawn, unless the log owes a whole noise event
+ * (then it is noise) or has one in excess (then it is not), so the realized share stays within
+ * about one event of the configured one in every log. With probability `mirrorPlannedNoise` a noise round planned in the preceding session
+ * leaves one event, unless the log already has more noise than its share. A slot that is not
+ * noise and finds no active like stays empty. Events fall strictly between one session's end
+ * and the next session's start.
  *
  * @example const events = generateBehaviors(plan, { seed: 42, config: SynthConfig.parse({}).behaviors });
  */
@@ -79,6 +80,8 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     events.push({ id: '', ...event });
     if (event.noise !== null) noisy++;
   };
+  /** Noise events still owed to reach `noiseRate` after `size` more noise events (negative: too many). */
+  const owedAfter = (size: number): number => config.noiseRate * (events.length + size) - (noisy + size);
 
   /** One noise interaction (VitaBench 2.0: irrelevant, exploratory, on behalf, impulse, cancellation). */
   const emitNoise = (kind: (typeof NOISE_KINDS)[number], at: number, likes: Preference[]): void => {
@@ -191,7 +194,7 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
       if (noise.kind === 'misstatement') continue;
       if (!rng.chance(config.mirrorPlannedNoise)) continue;
       // Never beyond the configured share: a mirror is noise the log still owes.
-      if (config.noiseRate * (events.length + 1) - noisy <= 0) continue;
+      if (owedAfter(noise.kind === 'correction' ? 2 : 1) < -0.5) continue;
       const at = Math.floor(rng.float(from, until - 40 * 60_000) / 60_000) * 60_000;
       const likes = view
         .activePreferences(new Date(at).toISOString())
@@ -206,10 +209,17 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     for (const at of times) {
       const time = new Date(at).toISOString();
       const likes = view.activePreferences(time).filter((pref) => pref.polarity === 'like');
-      // Noise owed so that, with this slot, noise stays at `noiseRate` of the events so far.
-      const owed = config.noiseRate * (events.length + 1) - noisy;
-      if (rng.chance(Math.min(1, Math.max(0, owed)))) {
-        emitNoise(rng.pick(NOISE_KINDS), at, likes);
+      // The slot is noise with the probability that keeps the expected share at `noiseRate` (a
+      // two-event correction is drawn less often); a whole noise event owed makes it noise, one
+      // in excess makes it ordinary.
+      const kind = rng.pick(NOISE_KINDS);
+      const size = kind === 'correction' ? 2 : 1;
+      const rate = config.noiseRate;
+      const even = rate === 0 ? 0 : rate / (rate + size * (1 - rate));
+      const owed = owedAfter(0);
+      const noise = owed >= 1 || (owed > -1 && rng.chance(even));
+      if (noise) {
+        emitNoise(kind, at, likes);
         continue;
       }
       if (likes.length === 0) continue;

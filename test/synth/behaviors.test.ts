@@ -61,6 +61,13 @@ describe('behavior logs', () => {
     // The realized share over the logs is the configured one within 2 points (a mistaken order
     // and its cancellation are two noise events; reviews are ordinary events).
     expect(Math.abs(noisy.length / events.length - 0.2)).toBeLessThanOrEqual(0.02);
+    // Many short logs (a few events per user, as in a small offline run) add up to the rate too.
+    const short = Array.from({ length: 40 }, (_, i) => makePlanFixture({ seed: 900 + i, rounds: 60 }));
+    const few = short.flatMap((plan) =>
+      generateBehaviors(plan, { seed: 5, config: { ...config, eventsPerGap: 1 } }),
+    );
+    expect(few.length / short.length).toBeLessThan(30);
+    expect(Math.abs(few.filter((e) => e.noise !== null).length / few.length - 0.2)).toBeLessThanOrEqual(0.02);
     for (const noiseRate of [0.05, 0.35]) {
       const logs = plans.flatMap((plan) =>
         generateBehaviors(plan, { seed: 3, config: { ...config, noiseRate } }),
