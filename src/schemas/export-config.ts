@@ -101,6 +101,16 @@ export const ExportConfig = z
          */
         personamemContextTokens: z.number().int().min(1).default(24_846),
         /**
+         * Shortest and longest PersonaMem context in tokens (gpt-tokenizer): a question whose
+         * context cannot be made within them is left out of the PersonaMem export.
+         * @default { min: 15560, max: 29539 } (the real questions_32k.csv's shortest and longest)
+         */
+        personamemContextRange: z
+          .object({ min: z.number().int().min(0), max: z.number().int().min(1) })
+          .strict()
+          .refine((range) => range.min <= range.max, { message: 'min must not exceed max' })
+          .default({ min: 15_560, max: 29_539 }),
+        /**
          * Read and ignored: PersonaMem token columns are now counted with gpt-tokenizer. Accepted so
          * run directories whose manifest records it (runs before the count) still load.
          */

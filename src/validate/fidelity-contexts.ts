@@ -31,7 +31,8 @@ export function measureContexts(
   if (targets.length === 0) return;
   const messages = personaMemMessages(index.bundle);
   const target = exportConfig.eval.personamemContextTokens;
-  const { placed, leftOut } = placeQuestions(index.bundle, messages, targets, target);
+  const range = exportConfig.eval.personamemContextRange;
+  const { placed, leftOut } = placeQuestions(index.bundle, messages, targets, target, range);
   n.pmLeftOut += leftOut.length;
   for (const question of placed) {
     n.pmQuestions++;
@@ -39,7 +40,7 @@ export function measureContexts(
     // The window's text counted afresh: the persona message, then every part's messages.
     const window = [messages[0]!, ...question.parts.flatMap(([from, to]) => messages.slice(from, to))];
     const tokens = window.reduce((sum, message) => sum + countTokens(message.content), 0);
-    if (tokens < PERSONAMEM_32K_RANGE.min || tokens > PERSONAMEM_32K_RANGE.max) n.pmOutOfRange++;
+    if (tokens < range.min || tokens > range.max) n.pmOutOfRange++;
   }
 }
 
@@ -58,8 +59,10 @@ export function contextFigures(
       'tokens',
       0,
     );
+    const { min, max } = exportConfig.eval.personamemContextRange;
+    const real = min === PERSONAMEM_32K_RANGE.min && max === PERSONAMEM_32K_RANGE.max;
     figures.personamem_context_range = defect(
-      `PersonaMem contexts outside the real 32k file's range (${PERSONAMEM_32K_RANGE.min}–${PERSONAMEM_32K_RANGE.max} tokens, gpt-tokenizer)`,
+      `PersonaMem contexts outside ${min}–${max} tokens, gpt-tokenizer (${real ? "the real 32k file's shortest and longest" : `configured; real 32k file: ${PERSONAMEM_32K_RANGE.min}–${PERSONAMEM_32K_RANGE.max}`})`,
       n.pmOutOfRange,
       n.pmQuestions,
       0,

@@ -88,7 +88,13 @@ export function personaMemUser(bundle: EvalSource, config: ExportConfig): Person
   const targets = personaMemTargets(bundle, config);
   if (targets.length === 0) return null;
   const history = personaMemMessages(bundle);
-  const { placed } = placeQuestions(bundle, history, targets, config.eval.personamemContextTokens);
+  const { placed } = placeQuestions(
+    bundle,
+    history,
+    targets,
+    config.eval.personamemContextTokens,
+    config.eval.personamemContextRange,
+  );
   if (placed.length === 0) return null;
   const part: PersonaMemUser = { contexts: [], rows: [] };
   // One shared context per window opening (every part but the last, and where the last starts),
