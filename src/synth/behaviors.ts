@@ -51,10 +51,10 @@ const price = (rng: Rng, [min, max]: readonly [number, number]): number =>
  * cancellations), counted in events: a mistaken order and its cancellation are two noise events,
  * a review one more ordinary event. Each slot is noise with the probability that keeps the
  * expected share at `noiseRate` for the kind drawn, unless the log owes a whole noise event
- * (then it is noise) or has one in excess (then it is not), so the realized share stays within
- * about one event of the configured one in every log. With probability `mirrorPlannedNoise` a noise round planned in the preceding session
- * leaves one event, unless the log already has more noise than its share. A slot that is not
- * noise and finds no active like stays empty. Events fall strictly between one session's end
+ * (then it is noise) or has half a one in excess (then it is not), so the realized share stays
+ * within about one event of the configured one in every log. With probability `mirrorPlannedNoise` a noise round planned in the preceding session
+ * leaves one event when the log still owes that much noise. A slot with no active like stays
+ * empty. Events fall strictly between one session's end
  * and the next session's start.
  *
  * @example const events = generateBehaviors(plan, { seed: 42, config: SynthConfig.parse({}).behaviors });
@@ -193,8 +193,8 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
       // A misstatement is a spoken slip: its correction's cancelled order is the log's trace of the pair.
       if (noise.kind === 'misstatement') continue;
       if (!rng.chance(config.mirrorPlannedNoise)) continue;
-      // Never beyond the configured share: a mirror is noise the log still owes.
-      if (owedAfter(noise.kind === 'correction' ? 2 : 1) < -0.5) continue;
+      // A mirror is noise the log still owes: never beyond the configured share.
+      if (owedAfter(noise.kind === 'correction' ? 2 : 1) < 0) continue;
       const at = Math.floor(rng.float(from, until - 40 * 60_000) / 60_000) * 60_000;
       const likes = view
         .activePreferences(new Date(at).toISOString())
@@ -209,20 +209,21 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     for (const at of times) {
       const time = new Date(at).toISOString();
       const likes = view.activePreferences(time).filter((pref) => pref.polarity === 'like');
+      // Before the user likes anything the log has no ordinary event to hold noise against.
+      if (likes.length === 0) continue;
       // The slot is noise with the probability that keeps the expected share at `noiseRate` (a
-      // two-event correction is drawn less often); a whole noise event owed makes it noise, one
-      // in excess makes it ordinary.
+      // two-event correction is drawn less often); a whole noise event owed makes it noise, half
+      // a one in excess ordinary (the thresholds that keep short logs centred on the rate).
       const kind = rng.pick(NOISE_KINDS);
       const size = kind === 'correction' ? 2 : 1;
       const rate = config.noiseRate;
       const even = rate === 0 ? 0 : rate / (rate + size * (1 - rate));
       const owed = owedAfter(0);
-      const noise = owed >= 1 || (owed > -1 && rng.chance(even));
+      const noise = owed >= 1 || (owed > -0.5 && rng.chance(even));
       if (noise) {
         emitNoise(kind, at, likes);
         continue;
       }
-      if (likes.length === 0) continue;
       const pref = rng.pick(likes);
       const scenario = rng.pick(SCENARIOS[pref.category]);
       const merchant = merchantFor(pref, scenario);
