@@ -96,7 +96,7 @@ export const ExportConfig = z
         allFamiliesInEachFormat: z.boolean().default(false),
         /**
          * PersonaMem context length in tokens (gpt-tokenizer, as `persona-forge eval` counts): each
-         * question's window of the user's sessions comes as close to it as the history allows.
+         * question's window of the user's sessions comes as close to it as the history and `personamemContextRange` allow.
          * @default 24846 (the mean `context_length_in_tokens` of the real questions_32k.csv)
          */
         personamemContextTokens: z.number().int().min(1).default(24_846),
