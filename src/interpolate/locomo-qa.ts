@@ -175,6 +175,33 @@ export function insertedBiographyProblems(
   return problems;
 }
 
+/**
+ * Inserted turns naming one of the host's other speakers: the inserted sessions are the user and
+ * their assistant, so a person of the generated user's life who shares that name would have
+ * their facts read as the host speaker's.
+ */
+export function insertedOtherSpeakerProblems(
+  conversation: Json,
+  numbers: readonly number[],
+  others: readonly string[],
+): Array<{ path: string; value: string }> {
+  const problems: Array<{ path: string; value: string }> = [];
+  const names = others.filter((name) => name.trim() !== '' && name !== 'Assistant');
+  for (const number of numbers) {
+    const turns = conversation[`session_${number}`];
+    if (!Array.isArray(turns)) continue;
+    (turns as Json[]).forEach((turn, t) => {
+      const text = String(turn.text ?? '');
+      const named = names.find((name) =>
+        new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text),
+      );
+      if (named !== undefined)
+        problems.push({ path: `conversation.session_${number}[${t}].text`, value: named });
+    });
+  }
+  return problems;
+}
+
 /** The report's figures for one merged record (each a defect count with target 0). */
 export function locomoFidelity(
   added: ReadonlyArray<{ question: string; answer: unknown; evidence: unknown[]; category: number }>,

@@ -3,8 +3,14 @@ import type { Turn } from '../schemas/dialogue.js';
 import { renumberSessionRefs } from '../util/session-refs.js';
 import { type EvidenceWarning, orderWarnings, parseEvidence } from './dia-id.js';
 import { formatLocomoTime, parseLocomoTime } from './host-time.js';
-import { insertedBiographyProblems, locomoFidelity, speakerPronouns, writeAddedQa } from './locomo-qa.js';
-import { defaultSpeakers, insertedSpeakerProblems, renameUser } from './speakers.js';
+import {
+  insertedBiographyProblems,
+  insertedOtherSpeakerProblems,
+  locomoFidelity,
+  speakerPronouns,
+  writeAddedQa,
+} from './locomo-qa.js';
+import { defaultSpeakers, hostSpeakers, insertedSpeakerProblems, renameUser } from './speakers.js';
 import { placeSessions } from './times.js';
 import type { InsertSessions, InterpolationReport } from './types.js';
 
@@ -300,6 +306,14 @@ export function interpolateLocomoRecord(
       kind: 'speaker',
       message: `says the generated person's own "${problem.value}" under ${names.user}'s name`,
     });
+  const others = hostSpeakers(merged).filter((name) => name !== names.user);
+  const otherNamed = insertedOtherSpeakerProblems(merged, insertedNumbers, others);
+  for (const problem of otherNamed)
+    warnings.push({
+      ...problem,
+      kind: 'speaker',
+      message: `an inserted turn names the host's other speaker ${problem.value}`,
+    });
   const fidelity = locomoFidelity(
     added.filter((_, i) => insert.qa?.[i]?.kind !== undefined),
     merged,
@@ -307,7 +321,11 @@ export function interpolateLocomoRecord(
     {
       turns: insert.sessions.reduce((sum, session) => sum + session.turns.length, 0),
       biography: biography.length,
-      speaker: speakerProblems.filter((p) => p.path.startsWith('conversation.')).length,
+      speaker: new Set(
+        [...speakerProblems.filter((p) => p.path.startsWith('conversation.')), ...otherNamed].map((p) =>
+          p.path.replace(/\.(speaker|text)$/, ''),
+        ),
+      ).size,
     },
   );
   return {

@@ -6,6 +6,7 @@ import { interpolateEachConversation } from '../../src/interpolate/index.js';
 import {
   addedQaProblems,
   insertedBiographyProblems,
+  insertedOtherSpeakerProblems,
   speakerPronouns,
 } from '../../src/interpolate/locomo-qa.js';
 import { buildUserPlan } from '../../src/plan/index.js';
@@ -146,6 +147,17 @@ describe('questions added to a LoCoMo host', () => {
       { path: 'conversation.session_1[1].text', value: 'retired fisherman' },
     ]);
     expect(insertedBiographyProblems(conversation, [2], ['retired fisherman'])).toEqual([]);
+  });
+
+  it('catch an inserted turn naming the host’s other speaker (a namesake in the generated life)', () => {
+    const withNamesake: Json = {
+      ...conversation,
+      session_2: [{ speaker: 'Caroline', dia_id: 'D2:1', text: 'My cousin Melanie made me laugh today.' }],
+    };
+    expect(insertedOtherSpeakerProblems(withNamesake, [2], ['Melanie', 'Assistant'])).toEqual([
+      { path: 'conversation.session_2[0].text', value: 'Melanie' },
+    ]);
+    expect(insertedOtherSpeakerProblems(conversation, [2], ['Melanie'])).toEqual([]);
   });
 
   it('rewrite first-person plan questions, leaving out those LoCoMo cannot ask', () => {
