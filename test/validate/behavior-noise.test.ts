@@ -50,6 +50,12 @@ describe('behavior_noise_rate', () => {
     expect(figure([log(100, 10)], 0.2)).toMatchObject({ value: 10, ok: false });
   });
 
+  it('allows half an event per log when logs are short (one event is several points)', () => {
+    // Three logs of 12 events: 6 of 36 is 16.7%, within 50 × 3 / 36 = 4.2 points of 20%.
+    expect(figure([log(12, 2), log(12, 2), log(12, 2)], 0.2)).toMatchObject({ tolerance: 4.2, ok: true });
+    expect(figure([log(12, 0), log(12, 1), log(12, 1)], 0.2)).toMatchObject({ ok: false });
+  });
+
   it('is absent when the run has no behaviour logs or no configured rate', () => {
     expect(figure([[]], 0.2)).toBeUndefined();
     expect(figure([log(10, 2)])).toBeUndefined();
