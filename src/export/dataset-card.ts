@@ -13,7 +13,7 @@ function evalSets(summary: ExportSummary, config: ExportConfig): string {
       ? `- \`eval/persona-mme/Persona-MME.json\` + \`samples/<user>/user_data.json\`: ${summary.eval.personaMme.questions} questions over ${summary.eval.personaMme.users} users.`
       : '',
     summary.eval.personamem.questions > 0
-      ? `- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions; each sees a window of its user's sessions as close to ${config.eval.personamemContextTokens} tokens as the history allows (token columns counted with gpt-tokenizer, o200k).`
+      ? `- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions; each sees whole sessions of its user as close to ${config.eval.personamemContextTokens} tokens as ${config.eval.personamemContextRange.min}–${config.eval.personamemContextRange.max} tokens allow, questions whose history gives no such context left out (token columns counted with gpt-tokenizer, o200k).`
       : '',
     summary.eval.locomo.questions > 0
       ? `- \`eval/locomo.json\`: ${summary.eval.locomo.samples} conversations, ${summary.eval.locomo.questions} questions (LoCoMo shape).`

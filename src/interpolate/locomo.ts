@@ -3,7 +3,14 @@ import type { Turn } from '../schemas/dialogue.js';
 import { renumberSessionRefs } from '../util/session-refs.js';
 import { type EvidenceWarning, orderWarnings, parseEvidence } from './dia-id.js';
 import { formatLocomoTime, parseLocomoTime } from './host-time.js';
-import { defaultSpeakers, insertedSpeakerProblems, renameUser } from './speakers.js';
+import {
+  insertedBiographyProblems,
+  insertedOtherSpeakerProblems,
+  locomoFidelity,
+  speakerPronouns,
+  writeAddedQa,
+} from './locomo-qa.js';
+import { defaultSpeakers, hostSpeakers, insertedSpeakerProblems, renameUser } from './speakers.js';
 import { placeSessions } from './times.js';
 import type { InsertSessions, InterpolationReport } from './types.js';
 
@@ -248,12 +255,21 @@ export function interpolateLocomoRecord(
     : record.qa;
   // "session k" (k-th inserted session, 0-based) → the merged record's session_<position + k + 1>.
   const merge = (k: number) => position + k + 1;
-  const added = (insert.qa ?? []).map((item) => ({
-    question: renumberSessionRefs(item.question, merge),
-    answer: renumberSessionRefs(item.answer, merge),
-    evidence: item.evidence.map((id) => turnIds.get(id) ?? id),
-    category: item.category,
-  }));
+  // Questions written as LoCoMo asks are filled in for the speaker the user became.
+  const pronouns = speakerPronouns(record, names.user);
+  const added = (insert.qa ?? []).map((item) =>
+    writeAddedQa(
+      {
+        ...item,
+        question: renumberSessionRefs(item.question, merge),
+        answer: renumberSessionRefs(item.answer, merge),
+      },
+      item.evidence.map((id) => turnIds.get(id) ?? id),
+      merged,
+      names.user,
+      pronouns,
+    ),
+  );
 
   const document: Json = {};
   for (const [key, value] of Object.entries(record)) {
@@ -274,14 +290,43 @@ export function interpolateLocomoRecord(
     .sort((a, b) => a.number - b.number)
     .map((entry) => ({ label: `session_${entry.number}_date_time`, ms: parseLocomoTime(entry.text) }));
   warnings.push(...orderWarnings(timeline));
-  warnings.push(
-    ...insertedSpeakerProblems(
-      merged,
-      insert.sessions.map((_, j) => position + j + 1),
-      insert.sessions,
-      names,
-      insert.userName,
-    ),
+  const insertedNumbers = insert.sessions.map((_, j) => position + j + 1);
+  const speakerProblems = insertedSpeakerProblems(
+    merged,
+    insertedNumbers,
+    insert.sessions,
+    names,
+    insert.userName,
+  );
+  warnings.push(...speakerProblems);
+  const biography = insertedBiographyProblems(merged, insertedNumbers, insert.userFacts ?? []);
+  for (const problem of biography)
+    warnings.push({
+      ...problem,
+      kind: 'speaker',
+      message: `says the generated person's own "${problem.value}" under ${names.user}'s name`,
+    });
+  const others = hostSpeakers(merged).filter((name) => name !== names.user);
+  const otherNamed = insertedOtherSpeakerProblems(merged, insertedNumbers, others);
+  for (const problem of otherNamed)
+    warnings.push({
+      ...problem,
+      kind: 'speaker',
+      message: `an inserted turn names the host's other speaker ${problem.value}`,
+    });
+  const fidelity = locomoFidelity(
+    added.filter((_, i) => insert.qa?.[i]?.kind !== undefined),
+    merged,
+    names.user,
+    {
+      turns: insert.sessions.reduce((sum, session) => sum + session.turns.length, 0),
+      biography: biography.length,
+      speaker: new Set(
+        [...speakerProblems.filter((p) => p.path.startsWith('conversation.')), ...otherNamed].map((p) =>
+          p.path.replace(/\.(speaker|text)$/, ''),
+        ),
+      ).size,
+    },
   );
   return {
     document,
@@ -296,6 +341,7 @@ export function interpolateLocomoRecord(
       qaAdded: added.length,
       warnings,
       speakers: names,
+      fidelity,
     },
   };
 }

@@ -14,6 +14,12 @@ export interface InsertedQa {
   /** Ids of turns in the inserted sessions (`Turn.id`). */
   evidence: string[];
   category: number;
+  /**
+   * What the question asks, for questions written as LoCoMo asks (`{user}`, `{their}`, `{them}`
+   * placeholders for the host speaker): the host adapter sets the LoCoMo category from it and
+   * where the evidence lies (see `writeAddedQa`). Absent: the category is kept (M²A concept QA).
+   */
+  kind?: 'temporal' | 'inference' | 'recall' | 'combine';
 }
 
 /**
@@ -27,6 +33,29 @@ export interface InsertSessions {
   userName?: string;
   images?: ImageRef[];
   qa?: InsertedQa[];
+  /** The generated person's biography values; no inserted turn may say them (LoCoMo hosts). */
+  userFacts?: string[];
+}
+
+/** A defect count of the merged record with its target. */
+export interface LocomoFigure {
+  count: number;
+  of: number;
+  target: number;
+}
+
+/**
+ * What a LoCoMo annotator would reject in one merged record: added questions not in LoCoMo's form
+ * (first person, a situation line, options, no speaker named), with a category their content and
+ * evidence contradict, or with evidence that is not a turn of the speaker; inserted turns saying
+ * the generated person's biography or spoken by the wrong person.
+ */
+export interface LocomoFidelity {
+  added_question_form: LocomoFigure;
+  added_question_category: LocomoFigure;
+  added_question_evidence: LocomoFigure;
+  inserted_biography_turns: LocomoFigure;
+  inserted_speaker_errors: LocomoFigure;
 }
 
 export type HostFormat = 'locomo' | 'personavlm' | 'native';
@@ -68,6 +97,8 @@ export interface InterpolationReport {
   warnings: EvidenceWarning[];
   /** LoCoMo hosts: who speaks the inserted turns. */
   speakers?: { user: string; assistant: string };
+  /** LoCoMo hosts: the merged record's defect counts (targets 0), see `LocomoFidelity`. */
+  fidelity?: LocomoFidelity;
 }
 
 export interface InterpolationResult<T = unknown> {

@@ -130,7 +130,18 @@ export const ExportConfig = z
           .min(1)
           .default(24_846)
           .describe(
-            "PersonaMem context length in tokens (gpt-tokenizer, as `persona-forge eval` counts): each question's window of the user's sessions comes as close to it as the history allows.",
+            "PersonaMem context length in tokens (gpt-tokenizer, as `persona-forge eval` counts): each question's window of the user's sessions comes as close to it as the history and `personamemContextRange` allow.",
+          ),
+        personamemContextRange: z
+          .object({
+            min: z.number().int().min(0).describe('Shortest context in tokens.'),
+            max: z.number().int().min(1).describe('Longest context in tokens.'),
+          })
+          .strict()
+          .refine((range) => range.min <= range.max, { message: 'min must not exceed max' })
+          .default({ min: 15_560, max: 29_539 })
+          .describe(
+            'Shortest and longest PersonaMem context in tokens (gpt-tokenizer; the real questions_32k.csv spans 15,560–29,539): a question whose context cannot be made within them is left out of the PersonaMem export.',
           ),
         charsPerToken: z
           .number()

@@ -46,10 +46,16 @@ const price = (rng: Rng, [min, max]: readonly [number, number]): number =>
 /**
  * VitaBench-style behavior logs (SPEC.md §4): browse, search, compare, consult, order, review,
  * cancel and favorite events between sessions. Positive events follow a preference that is
- * active at the event's time (so drift shows in the log); dislikes are never ordered; about
- * `noiseRate` of events are noise (irrelevant, exploratory, on behalf of others, impulses,
- * cancellations), plus, with probability `mirrorPlannedNoise`, one event per noise round planned in the
- * preceding session (counted toward the share). Events fall strictly between one session's end and the next session's start.
+ * active at the event's time (so drift shows in the log); dislikes are never ordered. `noiseRate`
+ * of the user's events are noise (irrelevant, exploratory, on behalf of others, impulses,
+ * cancellations), counted in events: a mistaken order and its cancellation are two noise events,
+ * a review one more ordinary event. Each slot is noise with the probability that keeps the
+ * expected share at `noiseRate` for the kind drawn, unless the log owes a whole noise event
+ * (then it is noise) or has half a one in excess (then it is not), so the realized share stays
+ * within about one event of the configured one in every log. With probability `mirrorPlannedNoise` a noise round planned in the preceding session
+ * leaves one event when the log still owes that much noise. A slot with no active like stays
+ * empty. Events fall strictly between one session's end
+ * and the next session's start.
  *
  * @example const events = generateBehaviors(plan, { seed: 42, config: SynthConfig.parse({}).behaviors });
  */
@@ -69,9 +75,13 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     }
     return name;
   };
+  let noisy = 0;
   const push = (event: Omit<BehaviorEvent, 'id'>): void => {
     events.push({ id: '', ...event });
+    if (event.noise !== null) noisy++;
   };
+  /** Noise events still owed to reach `noiseRate` after `size` more noise events (negative: too many). */
+  const owedAfter = (size: number): number => config.noiseRate * (events.length + size) - (noisy + size);
 
   /** One noise interaction (VitaBench 2.0: irrelevant, exploratory, on behalf, impulse, cancellation). */
   const emitNoise = (kind: (typeof NOISE_KINDS)[number], at: number, likes: Preference[]): void => {
@@ -178,22 +188,20 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     const until = (next === undefined ? horizonEnd : Date.parse(next.start)) - 10 * 60_000;
     if (!(until - from > 60 * 60_000)) continue;
     // Noise planned in the session's dialogue leaves a trace in the log right after it; it counts
-    // toward the noise share, so the random draws below add only what is missing.
-    let mirrored = 0;
+    // toward the noise share, so the draws below add only what is missing.
     for (const noise of session.noise) {
       // A misstatement is a spoken slip: its correction's cancelled order is the log's trace of the pair.
       if (noise.kind === 'misstatement') continue;
       if (!rng.chance(config.mirrorPlannedNoise)) continue;
+      // A mirror is noise the log still owes: never beyond the configured share.
+      if (owedAfter(noise.kind === 'correction' ? 2 : 1) < 0) continue;
       const at = Math.floor(rng.float(from, until - 40 * 60_000) / 60_000) * 60_000;
       const likes = view
         .activePreferences(new Date(at).toISOString())
         .filter((pref) => pref.polarity === 'like');
       emitNoise(noise.kind, at, likes);
-      mirrored++;
     }
     const count = rng.poisson(config.eventsPerGap);
-    const noiseChance =
-      count === 0 ? 0 : Math.min(1, Math.max(0, (config.noiseRate * (count + mirrored) - mirrored) / count));
     const times = Array.from(
       { length: count },
       () => Math.floor(rng.float(from, until - 40 * 60_000) / 60_000) * 60_000,
@@ -201,8 +209,19 @@ export function generateBehaviors(plan: UserPlan, options: GenerateBehaviorsOpti
     for (const at of times) {
       const time = new Date(at).toISOString();
       const likes = view.activePreferences(time).filter((pref) => pref.polarity === 'like');
-      if (rng.chance(noiseChance) || likes.length === 0) {
-        emitNoise(rng.pick(NOISE_KINDS), at, likes);
+      // Before the user likes anything the log has no ordinary event to hold noise against.
+      if (likes.length === 0) continue;
+      // The slot is noise with the probability that keeps the expected share at `noiseRate` (a
+      // two-event correction is drawn less often); a whole noise event owed makes it noise, half
+      // a one in excess ordinary (the thresholds that keep short logs centred on the rate).
+      const kind = rng.pick(NOISE_KINDS);
+      const size = kind === 'correction' ? 2 : 1;
+      const rate = config.noiseRate;
+      const even = rate === 0 ? 0 : rate / (rate + size * (1 - rate));
+      const owed = owedAfter(0);
+      const noise = owed >= 1 || (owed > -0.5 && rng.chance(even));
+      if (noise) {
+        emitNoise(kind, at, likes);
         continue;
       }
       const pref = rng.pick(likes);

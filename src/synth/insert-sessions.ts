@@ -9,6 +9,7 @@ import { type ImageRef, UserPlan } from '../schemas/plan.js';
 import { SynthConfig, type SynthConfigInput } from '../schemas/synth-config.js';
 import { ConceptGeneration, ConceptMember } from './concepts/schema.js';
 import { conceptConversationToSessions } from './concepts/to-sessions.js';
+import { locomoAsk } from './locomo-questions.js';
 import { createOfflineRealizer } from './offline/realizer.js';
 import { realizeDialogue } from './realize-dialogue.js';
 
@@ -18,13 +19,31 @@ export interface SessionsForInsertion {
   /** The generated user's name (from a plan), rewritten as the host speaker they become. */
   userName?: string;
   images: ImageRef[];
-  qa?: Array<{ question: string; answer: string; evidence: string[]; category: number }>;
+  qa?: Array<{
+    question: string;
+    answer: string;
+    evidence: string[];
+    category: number;
+    kind?: 'temporal' | 'inference' | 'recall' | 'combine';
+  }>;
+  /**
+   * The generated person's own biography (occupation, city, education, family): said under a
+   * host speaker's name it would contradict the host person's, so it is kept out of the sessions
+   * and the host adapter checks that no inserted turn says it.
+   */
+  userFacts?: string[];
 }
 
 export interface SessionsFromPlanOptions {
   seed: number;
   /** Use only the first `count` sessions. @default all */
   count?: number;
+  /**
+   * Leave out the rounds in which the generated user states their own biography (plan `fact`
+   * slots: occupation, home, education, family), for hosts whose speaker already has one (LoCoMo).
+   * @default false
+   */
+  withoutIdentity?: boolean;
   config?: SynthConfigInput;
 }
 
@@ -44,11 +63,25 @@ const InsertShape = z.object({
 });
 const ConceptShape = ConceptGeneration.extend({ concepts: z.array(ConceptMember) });
 
+/** Questions whose answer cannot change after they are asked (a photo, a name, a date, a past reason). */
+const TIMELESS = new Set([
+  'visual_detail_recall',
+  'semantic_information_recall',
+  'relationship_recognition',
+  'behavioral_pattern_recognition',
+  'recalling_the_reasons_behind_previous_updates',
+  'temporal',
+]);
+
 /**
- * The plan's questions that the inserted sessions answer, in LoCoMo's terms: evidence is the ids
- * of the user turns stating each evidence slot (all inside `sessions`), the category LoCoMo's
- * (the plan's own for LoCoMo questions; else temporal 2, multi-hop 1 or single-hop 4 by shape).
- * Questions by design unanswerable, or resting on turns outside the inserted sessions, are left out.
+ * The plan's questions that the inserted sessions answer, asked as LoCoMo asks (`locomoAsk`:
+ * third person with placeholders for the host speaker, open-ended, no situation line): evidence
+ * is the ids of the user turns stating each evidence slot (all inside `sessions`), `kind` what
+ * it asks (the host adapter sets LoCoMo's category from it and the evidence). Left out: questions
+ * LoCoMo has no phrasing for, questions needing their options, questions resting on turns
+ * outside the sessions, and questions about a state that may change after them (a current
+ * preference, a goal's status) asked before the last inserted session ends — LoCoMo asks after
+ * the whole conversation.
  */
 export function planQaFor(
   plan: UserPlan,
@@ -59,25 +92,53 @@ export function planQaFor(
     for (const turn of session.turns)
       if (turn.speaker === 'user')
         for (const slot of turn.slots) if (!turnBySlot.has(slot)) turnBySlot.set(slot, turn.id);
+  const lastTurn = sessions.at(-1)?.turns.at(-1)?.time ?? '';
   const seen = new Set<string>();
   const out: NonNullable<SessionsForInsertion['qa']> = [];
   for (const qa of plan.qa) {
     if (qa.unanswerable || qa.evidenceSlotIds.length === 0) continue;
     const evidence = qa.evidenceSlotIds.map((id) => turnBySlot.get(id));
     if (evidence.some((id) => id === undefined)) continue;
-    // LoCoMo questions are open-ended: ask without the in-situ lead-in and options.
-    const key = qa.question.toLowerCase();
+    if (!TIMELESS.has(qa.task) && Date.parse(qa.questionTime) < Date.parse(lastTurn)) continue;
+    const asked = locomoAsk(qa);
+    if (asked === null) continue;
+    const key = asked.question.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    const category = qa.locomoCategory ?? (qa.task === 'temporal' ? 2 : new Set(evidence).size > 1 ? 1 : 4);
+    // One turn answers a recall question: the latest one stating it (the plan lists it last).
+    const ids = [...new Set(evidence as string[])];
     out.push({
-      question: qa.question,
-      answer: qa.answer,
-      evidence: [...new Set(evidence as string[])],
-      category,
+      question: asked.question,
+      answer: asked.answer,
+      evidence: asked.kind === 'recall' ? ids.slice(-1) : ids,
+      // Set by the host adapter from `kind` and where the evidence lies.
+      category: asked.kind === 'temporal' ? 2 : asked.kind === 'inference' ? 3 : 4,
+      kind: asked.kind,
     });
   }
   return out;
+}
+
+/** Drops the rounds (user turn and the reply to it) stating the user's biography (`fact` slots). */
+function withoutIdentityRounds(plan: UserPlan, sessions: DialogueSession[]): DialogueSession[] {
+  const facts = new Set(plan.slots.filter((slot) => slot.kind === 'fact').map((slot) => slot.id));
+  return sessions
+    .map((session) => {
+      const turns = session.turns.filter((turn, t) => {
+        const asked = turn.speaker === 'user' ? turn : session.turns[t - 1];
+        return !(asked?.speaker === 'user' && asked.slots.some((id) => facts.has(id)));
+      });
+      return { ...session, turns };
+    })
+    .filter((session) => session.turns.length > 0);
+}
+
+/** The biography values of the generated person that no host speaker may say as their own. */
+function biography(plan: UserPlan): string[] {
+  const persona = plan.enriched.persona;
+  return [persona.occupation, persona.location.city, persona.education, persona.family].filter(
+    (value): value is string => typeof value === 'string' && value.trim().length > 2,
+  );
 }
 
 /**
@@ -102,12 +163,14 @@ export async function sessionsForInsertion(
       seed: options.seed,
       config: { ...options.config, behaviors: { enabled: false } },
     });
-    const sessions = take(dialogue.sessions);
+    const taken = take(dialogue.sessions);
+    const sessions = options.withoutIdentity === true ? withoutIdentityRounds(plan.data, taken) : taken;
     return {
       sessions,
       userName: plan.data.enriched.persona.name,
       images: plan.data.images,
       qa: planQaFor(plan.data, sessions),
+      ...(options.withoutIdentity === true ? { userFacts: biography(plan.data) } : {}),
     };
   }
   const dialogue = UserDialogue.safeParse(value);

@@ -4,9 +4,10 @@
  * (`createFidelityMeter` in fidelity.ts) on the main thread in user order.
  */
 
-import { personaMemMessages, personaMemTargets, placeQuestions } from '../export/eval/personamem-context.js';
 import { buildVitaBenchTask } from '../export/systems/vitabench.js';
 import type { ExportConfig } from '../schemas/export-config.js';
+import { emptyContextCounts, measureContexts } from './fidelity-contexts.js';
+import { emptyLogCounts, measureLogs } from './fidelity-logs.js';
 import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
 import { emptyTargetCounts, measureTargets } from './fidelity-targets.js';
@@ -130,10 +131,10 @@ export function emptyFidelityCounts() {
     corrections: 0,
     correctionErrors: 0,
     assistantTurns: 0,
-    pmQuestions: 0,
-    pmTokens: 0,
     ...emptyQuestionCounts(),
     ...emptyTargetCounts(),
+    ...emptyLogCounts(),
+    ...emptyContextCounts(),
   };
 }
 export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
@@ -243,6 +244,7 @@ export function measureUserFidelity(
   }
   measureQuestions(index, n);
   measureTargets(index, n);
+  measureLogs(index, n);
   measureQuestionForms(index, exportConfig, n);
   n.photoContradictions += photoDescriptionProblems(index).length;
   for (const qa of plan.qa) {
@@ -250,17 +252,7 @@ export function measureUserFidelity(
     n.visualQuestions++;
     if (visualQuestionProblems(index, qa).length > 0) n.visualAmbiguous++;
   }
-  // PersonaMem context length as export builds it (the users whose questions it exports).
-  if (exportConfig.eval.splits.includes(plan.split)) {
-    const targets = personaMemTargets(index.bundle, exportConfig);
-    if (targets.length > 0) {
-      const target = exportConfig.eval.personamemContextTokens;
-      for (const placed of placeQuestions(index.bundle, personaMemMessages(index.bundle), targets, target)) {
-        n.pmQuestions++;
-        n.pmTokens += placed.tokens;
-      }
-    }
-  }
+  measureContexts(index, exportConfig, n);
   const fullName = plan.enriched.persona.name;
   for (const session of dialogue.sessions) {
     for (const turn of session.turns) {

@@ -4,10 +4,11 @@
  * run (not sampled) and, where a paper or real file gives one, set beside its published value.
  */
 
-import { PERSONAMEM_32K_MEAN_TOKENS } from '../export/eval/personamem-context.js';
 import { LOCOMO_TASKS, PERSONAMEM_TASKS } from '../qa/tasks.js';
 import { ExportConfig } from '../schemas/export-config.js';
+import { contextFigures } from './fidelity-contexts.js';
 import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
+import { logFigures } from './fidelity-logs.js';
 import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
 import { createShortcutMeter } from './fidelity-shortcuts.js';
 import { targetFigures } from './fidelity-targets.js';
@@ -114,6 +115,8 @@ export interface FidelityOptions {
   exportConfig?: ExportConfig;
   /** The VitaBench exporter's settings, when the run builds VitaBench tasks (`addUser` measures them). */
   vitabench?: RuleOptions['vitabench'];
+  /** The pipeline's `synth.behaviors.noiseRate` when behaviour logs are on (figure `behavior_noise_rate`). @default none */
+  behaviorNoiseRate?: number;
 }
 
 /**
@@ -243,7 +246,14 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         0,
       ),
     };
-    Object.assign(figures, questionFigures(n), shortcuts.finish(), vitaFigures(vita), targetFigures(n));
+    Object.assign(
+      figures,
+      questionFigures(n),
+      shortcuts.finish(),
+      vitaFigures(vita),
+      targetFigures(n),
+      logFigures(n, options.behaviorNoiseRate),
+    );
     // Image questions only mean something in a corpus that has images at all.
     if (n.mme > 0 && n.imageTurns > 0) {
       figures.persona_mme_image_questions = about(
@@ -281,16 +291,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         'images',
       );
     }
-    if (n.pmQuestions > 0) {
-      figures.personamem_context_tokens = meanFigure(
-        `mean PersonaMem context length in tokens, gpt-tokenizer (real 32k file: ${PERSONAMEM_32K_MEAN_TOKENS})`,
-        n.pmTokens,
-        n.pmQuestions,
-        exportConfig.eval.personamemContextTokens,
-        'tokens',
-        0,
-      );
-    }
+    Object.assign(figures, contextFigures(n, exportConfig));
     Object.assign(
       figures,
       mixFigures(

@@ -5,6 +5,7 @@ import type { ReduceStage } from '../pipeline/types.js';
 import { ExportConfig } from '../schemas/export-config.js';
 import { PersonaTreeConfig } from '../schemas/memory-config.js';
 import { type PlanConfig, resolvePlanSettings } from '../schemas/plan-config.js';
+import { SynthConfig } from '../schemas/synth-config.js';
 import { ValidateConfig } from '../schemas/validate-config.js';
 import { writeJson } from '../util/fs.js';
 import { defect } from './fidelity-figures.js';
@@ -31,6 +32,7 @@ export const validateStage: ReduceStage = {
       (ctx.config.export as { systems?: unknown } | undefined)?.systems ?? {},
     );
     const exportConfig = ExportConfig.parse(ctx.config.export ?? {});
+    const behaviors = SynthConfig.parse(ctx.config.synth ?? {}).behaviors;
     // M²A merged conversations are built here as export will build them, and checked.
     const m2a = systems.m2a.enabled
       ? {
@@ -48,6 +50,7 @@ export const validateStage: ReduceStage = {
       job: {
         config,
         qaWeights: resolvePlanSettings((ctx.config.plan ?? {}) as PlanConfig).qa.weights,
+        ...(behaviors.enabled ? { behaviorNoiseRate: behaviors.noiseRate } : {}),
         exportConfig,
         ...(systems.vitabench.enabled ? { vitabench: { config: systems.vitabench, seed: ctx.seed } } : {}),
         tree: { schemaPath: tree.schemaPath, maxExtensionDepth: tree.maxExtensionDepth },

@@ -27,6 +27,8 @@ export interface ValidateCorpusOptions {
   vitabench?: RuleOptions['vitabench'];
   /** The pipeline's `plan.qa.weights` (the mixes the fidelity section measures against). */
   qaWeights?: Record<string, number>;
+  /** The pipeline's behaviour-log noise rate (`synth.behaviors.noiseRate`) when logs are on. */
+  behaviorNoiseRate?: number;
   /**
    * When the pipeline exports M²A: builds each user's merged conversation (users of `splits`)
    * the way export will, for the `m2a_sessions` rule and the fidelity figures.
@@ -93,6 +95,7 @@ export function corpusSetup(options: ValidateCorpusOptions) {
     judges,
     fidelity: {
       ...(options.qaWeights === undefined ? {} : { qaWeights: options.qaWeights }),
+      ...(options.behaviorNoiseRate === undefined ? {} : { behaviorNoiseRate: options.behaviorNoiseRate }),
       exportConfig: env.exportConfig,
     },
     ...(options.onQuarantine === undefined ? {} : { onQuarantine: options.onQuarantine }),

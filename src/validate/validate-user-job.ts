@@ -17,6 +17,8 @@ export interface ValidateJobData {
   config: ValidateConfig;
   exportConfig: ExportConfig;
   qaWeights: Record<string, number>;
+  /** `synth.behaviors.noiseRate` when behaviour logs are on. */
+  behaviorNoiseRate?: number;
   vitabench?: { config: VitaBenchSystemConfig; seed: number };
   /** The PersonaTree schema file (null: Inside Out's English tree) and extension depth. */
   tree: { schemaPath: string | null; maxExtensionDepth: number };
@@ -32,6 +34,7 @@ export function corpusOptionsOf(data: ValidateJobData): ValidateCorpusOptions {
   return {
     config: data.config,
     qaWeights: data.qaWeights,
+    ...(data.behaviorNoiseRate === undefined ? {} : { behaviorNoiseRate: data.behaviorNoiseRate }),
     exportConfig: data.exportConfig,
     ...(data.vitabench === undefined ? {} : { vitabench: data.vitabench }),
     tree: { schema: loadTreeSchema(data.tree.schemaPath), maxExtensionDepth: data.tree.maxExtensionDepth },

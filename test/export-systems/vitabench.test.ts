@@ -106,8 +106,9 @@ describe('VitaBench 2.0 tasks', () => {
           expect(sub.evaluation_criteria.overall_rubrics[0]).toMatch(/must ask/);
       }
     }
-    // Enough rubrics read to mean something (45 on this fixture since causes follow the drift direction).
-    expect(checked).toBeGreaterThan(40);
+    // Enough rubrics read to mean something (39 on this fixture since behaviour logs hold their
+    // configured noise share).
+    expect(checked).toBeGreaterThan(30);
   });
 
   it('marks update subtasks only after a drift and keeps the change history consistent with the drift', () => {

@@ -11,7 +11,11 @@ import { buildFixtureCorpus } from '../validate/fixture.js';
 import { writeRun } from './write-run.js';
 
 /** The export settings the export tests use: evaluation sets from both splits. */
-export const exportConfig = ExportConfig.parse({ eval: { splits: ['train', 'test'] } });
+// The fixture's histories are a few hundred tokens: the PersonaMem format is tested here, not its
+// real context lengths (test/export/personamem-length.test.ts), so any length is accepted.
+export const exportConfig = ExportConfig.parse({
+  eval: { splits: ['train', 'test'], personamemContextRange: { min: 0, max: 1_000_000 } },
+});
 
 /** The JSON records of a JSON Lines file. */
 export const jsonLines = async (path: string) =>

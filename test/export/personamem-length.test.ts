@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/eval/load.js';
+import { personaMemUser } from '../../src/export/eval/personamem.js';
 import {
   PERSONAMEM_32K_MEAN_TOKENS,
+  PERSONAMEM_32K_RANGE,
   personaMemMessages,
   personaMemTargets,
   placeQuestions,
@@ -13,7 +15,9 @@ import { buildUserPlan } from '../../src/plan/index.js';
 import { ExportConfig } from '../../src/schemas/export-config.js';
 import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
+import { loadModelTokenizer } from '../../src/util/model-tokenizer.js';
 import { createFidelityMeter } from '../../src/validate/fidelity.js';
+import { contextFigures, emptyContextCounts, measureContexts } from '../../src/validate/fidelity-contexts.js';
 import { indexUser } from '../../src/validate/types.js';
 import { fixtureUsers } from '../plan/fixtures.js';
 import { buildFixtureUser } from '../validate/fixture.js';
@@ -31,52 +35,93 @@ describe('PersonaMem context length', () => {
     expect(ExportConfig.parse({}).eval.personamemContextTokens).toBe(PERSONAMEM_32K_MEAN_TOKENS);
   });
 
+  it.skipIf(!existsSync(REAL))("keeps contexts within the real file's shortest and longest context", () => {
+    const rows = parseCsv(readFileSync(REAL, 'utf8')).filter((row) => row.length > 1);
+    const header = rows.shift()!;
+    const column = header.indexOf('context_length_in_tokens');
+    const lengths = rows.map((row) => Number(row[column]));
+    expect(PERSONAMEM_32K_RANGE).toEqual({ min: Math.min(...lengths), max: Math.max(...lengths) });
+    expect(ExportConfig.parse({}).eval.personamemContextRange).toEqual(PERSONAMEM_32K_RANGE);
+  });
+
   it('windows whole sessions to the target, counted with gpt-tokenizer, never cutting evidence', () => {
     const bundle = buildFixtureUser('user-0001', { sessions: 6 });
     const messages = personaMemMessages(bundle);
     const targets = personaMemTargets(bundle, config);
     expect(targets.length).toBeGreaterThan(0);
-    const whole = placeQuestions(bundle, messages, targets, 1_000_000);
+    const any = { min: 0, max: Number.POSITIVE_INFINITY };
+    const whole = placeQuestions(bundle, messages, targets, 1_000_000, any).placed;
     const sessionTokens = messages.filter((m) => m.session === 5).reduce((sum, m) => sum + m.tokens, 0);
-    const short = placeQuestions(bundle, messages, targets, messages[0]!.tokens + sessionTokens);
+    const short = placeQuestions(bundle, messages, targets, messages[0]!.tokens + sessionTokens, any).placed;
+    expect(short).toHaveLength(targets.length);
     for (const [i, placed] of short.entries()) {
-      const window = [messages[0]!, ...messages.slice(placed.start, placed.end)];
+      const [[start, end]] = placed.parts as [readonly [number, number]];
+      const window = [messages[0]!, ...messages.slice(start, end)];
       expect(placed.tokens).toBe(window.reduce((sum, m) => sum + countTokens(m.content), 0));
       // Starts at a session, never after the question's first evidence turn.
-      expect(messages[placed.start - 1]?.session).not.toBe(messages[placed.start]!.session);
+      expect(messages[start - 1]?.session).not.toBe(messages[start]!.session);
       const evidence = placed.qa.evidenceSlotIds.map((id) => indexUser(bundle).turnBySlot.get(id)!.turn.id);
       const first = Math.min(...evidence.map((id) => messages.findIndex((m) => m.turnId === id)));
-      expect(placed.start).toBeLessThanOrEqual(first);
+      expect(start).toBeLessThanOrEqual(first);
       // A huge target keeps the whole history; a small one is closer to it than the whole history.
-      expect(whole[i]!.start).toBe(1);
+      expect(whole[i]!.parts[0]![0]).toBe(1);
       const target = messages[0]!.tokens + sessionTokens;
       expect(Math.abs(placed.tokens - target)).toBeLessThanOrEqual(Math.abs(whole[i]!.tokens - target));
     }
-    expect(short.some((placed) => placed.start > 1)).toBe(true);
+    expect(short.some((placed) => placed.parts[0]![0] > 1)).toBe(true);
   });
 
-  it('fidelity reports a corpus far from the target as off, and one at it as ok', () => {
-    const measure = (contextTokens: number) => {
-      const meter = createFidelityMeter({
-        exportConfig: ExportConfig.parse({
-          ...config,
-          eval: { ...config.eval, personamemContextTokens: contextTokens },
-        }),
-      });
-      for (const id of ['user-0001', 'user-0002']) meter.addUser(indexUser(buildFixtureUser(id)), new Map());
-      return meter.finish().personamem_context_tokens!;
-    };
-    // The fixture's dialogues are a few hundred tokens: far from the real 24,846.
-    const short = measure(PERSONAMEM_32K_MEAN_TOKENS);
-    expect(short).toMatchObject({ unit: 'tokens', target: PERSONAMEM_32K_MEAN_TOKENS, ok: false });
-    expect(short.value).toBeLessThan(2_000);
-    expect(measure(short.value)).toMatchObject({ ok: true });
+  it('never makes a context outside the range: evidence far back keeps its sessions and the latest ones; a short history is left out', () => {
+    const bundle = buildFixtureUser('user-0001', { sessions: 6 });
+    const messages = personaMemMessages(bundle);
+    const targets = personaMemTargets(bundle, config);
+    const placedAny = placeQuestions(bundle, messages, targets, 0, {
+      min: 0,
+      max: Number.POSITIVE_INFINITY,
+    }).placed;
+    // A range whose longest context is shorter than the run from a question's first evidence.
+    const far = placedAny.find((p) => p.parts[0]![0] > 1) ?? placedAny[0]!;
+    const sessionTokens = (s: number) =>
+      messages.filter((m) => m.session === s).reduce((sum, m) => sum + m.tokens, 0);
+    const range = { min: 1, max: far.tokens - 1 };
+    const { placed, leftOut } = placeQuestions(bundle, messages, targets, range.max, range);
+    expect(placed.length + leftOut.length).toBe(targets.length);
+    for (const question of placed) {
+      const indexes = question.parts.flatMap(([from, to]) =>
+        Array.from({ length: to - from }, (_, k) => from + k),
+      );
+      const tokens = messages[0]!.tokens + indexes.reduce((sum, i) => sum + messages[i]!.tokens, 0);
+      expect(tokens).toBe(question.tokens);
+      expect(tokens).toBeLessThanOrEqual(range.max);
+      // Every evidence turn before the question is in the window, and the window ends where it is asked.
+      for (const id of question.qa.evidenceSlotIds) {
+        const turn = indexUser(bundle).turnBySlot.get(id)!.turn.id;
+        const at = messages.findIndex((m) => m.turnId === turn);
+        if (at < question.end) expect(indexes).toContain(at);
+      }
+      expect(question.parts.at(-1)![1]).toBe(question.end);
+    }
+    for (const out of leftOut) expect(out.reason).toBe('evidence-too-far');
+    expect(sessionTokens(0)).toBeGreaterThan(0);
+    // No context reaches the real minimum: every question is left out, none is shortened or padded.
+    const real = placeQuestions(bundle, messages, targets, PERSONAMEM_32K_MEAN_TOKENS);
+    expect(real.placed).toEqual([]);
+    expect(new Set(real.leftOut.map((q) => q.reason))).toEqual(new Set(['history-too-short']));
   });
 
-  it('persona-tree test users realized offline reach the real mean within 10%', async () => {
+  it('fidelity: a corpus of short histories exports no PersonaMem context and says how many it left out', () => {
+    const meter = createFidelityMeter({ exportConfig: config });
+    for (const id of ['user-0001', 'user-0002']) meter.addUser(indexUser(buildFixtureUser(id)), new Map());
+    const figures = meter.finish();
+    expect(figures.personamem_context_tokens).toBeUndefined();
+    expect(figures.personamem_questions_left_out).toMatchObject({ value: 100, ok: null });
+  });
+
+  it('persona-tree test users realized offline: contexts within the real range (also by the model tokenizer), mean within 10%', async () => {
     const users = fixtureUsers(18, 5).filter((user) => user.split === 'test');
-    let tokens = 0;
-    let questions = 0;
+    const counts = emptyContextCounts();
+    const tokenizer = await loadModelTokenizer('qwen3');
+    let exported = 0;
     for (const user of users) {
       const plan = buildUserPlan({ ...user, images: [] }, { config: { profile: 'persona-tree' }, seed: 42 });
       const dialogue = await realizeDialogue(plan, {
@@ -84,22 +129,31 @@ describe('PersonaMem context length', () => {
         seed: 42,
       });
       const bundle = { plan, dialogue, memory: null };
-      const placed = placeQuestions(
-        bundle,
-        personaMemMessages(bundle),
-        personaMemTargets(bundle, config),
-        config.eval.personamemContextTokens,
+      measureContexts(indexUser(bundle), config, counts);
+      // What export writes: each row's context (its shared context up to its end index), counted
+      // with the trained model's tokenizer, fits a 32k window and the real file's range.
+      const part = personaMemUser(bundle, config);
+      const contexts = new Map(
+        (part?.contexts ?? []).map(
+          (line) => Object.entries(JSON.parse(line))[0] as [string, Array<{ content: string }>],
+        ),
       );
-      for (const question of placed) {
-        tokens += question.tokens;
-        questions++;
+      for (const row of part?.rows ?? []) {
+        const fields = parseCsv(`${row}\n`)[0]!;
+        const messages = contexts.get(fields[12]!)!.slice(0, Number(fields[13]));
+        const model = messages.reduce((sum, m) => sum + tokenizer.count(m.content), 0);
+        expect(model).toBeLessThanOrEqual(32_768);
+        expect(model).toBeGreaterThanOrEqual(PERSONAMEM_32K_RANGE.min);
+        expect(model).toBeLessThanOrEqual(PERSONAMEM_32K_RANGE.max * 1.02);
+        exported++;
       }
     }
-    expect(questions).toBeGreaterThan(30);
-    const mean = tokens / questions;
+    const figures = contextFigures(counts, config);
     console.info(
-      `persona-tree PersonaMem mean context: ${Math.round(mean)} tokens over ${questions} questions`,
+      `persona-tree PersonaMem: ${exported} contexts, mean ${figures.personamem_context_tokens?.value} tokens; left out ${figures.personamem_questions_left_out?.count} of ${figures.personamem_questions_left_out?.of}`,
     );
-    expect(Math.abs(mean - PERSONAMEM_32K_MEAN_TOKENS)).toBeLessThanOrEqual(0.1 * PERSONAMEM_32K_MEAN_TOKENS);
-  });
+    expect(exported).toBeGreaterThan(30);
+    expect(figures.personamem_context_range).toMatchObject({ count: 0, ok: true });
+    expect(figures.personamem_context_tokens).toMatchObject({ ok: true });
+  }, 240_000);
 });

@@ -116,10 +116,25 @@ describe('interpolated LoCoMo sessions speak as the user and their assistant', (
       await writeFile(join(dir, 'plan.jsonl'), `${plans.map((p) => JSON.stringify(p)).join('\n')}\n`);
       const out = join(dir, 'merged.json');
       const args = ['--host', 'host.json', '--format', 'locomo', '--sessions', 'plan.jsonl', '--out', out];
-      const run = await runCli(dir, ['interpolate', ...args, '--seed', '3']);
+      const run = await runCli(dir, ['interpolate', ...args, '--seed', '3', '--report', 'report.json']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/conversation 2: user 2 .* as Jon with Assistant/);
       expect(run.stdout).not.toMatch(/"kind":"speaker"/);
+      // The LoCoMo figures, each at its target 0: added questions in LoCoMo form, category and
+      // evidence; no inserted turn with the generated person's biography or the wrong speaker.
+      for (const name of [
+        'added_question_form',
+        'added_question_category',
+        'added_question_evidence',
+        'inserted_biography_turns',
+        'inserted_speaker_errors',
+      ])
+        expect(run.stdout).toMatch(new RegExp(`fidelity ${name}: 0 of \\d+ \\(target 0\\)\n`));
+      expect(run.stdout).toMatch(/fidelity inserted_biography_turns: 0 of [1-9]\d* /);
+      const reports = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Array<{
+        fidelity: Json;
+      }>;
+      expect(reports).toHaveLength(hosts().length);
       const merged = JSON.parse(await readFile(out, 'utf8')) as Json[];
       const original = hosts();
       merged.forEach((record, c) => {

@@ -187,5 +187,7 @@ describe('pipeline files', () => {
       'vitabench_oracle_misses',
     ])
       expect(fidelity[name]?.ok, name).toBe(true);
+    // The behaviour logs carry the configured 20% noise over the run (within 2 points).
+    expect((fidelity as Record<string, unknown>).behavior_noise_rate).toMatchObject({ target: 20, ok: true });
   });
 });

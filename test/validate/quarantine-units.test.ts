@@ -107,7 +107,14 @@ describe('quarantine at the finest unit', () => {
   it('exports the rest of the user without the round, its memory targets or the dropped question', async () => {
     const runDir = join(root, 'run');
     const summary = await exportDataset(runDir, {
-      config: ExportConfig.parse({ eval: { splits: ['train', 'test'], allFamiliesInEachFormat: true } }),
+      config: ExportConfig.parse({
+        // The fixture's histories are short: PersonaMem contexts of any length (pruning is tested).
+        eval: {
+          splits: ['train', 'test'],
+          allFamiliesInEachFormat: true,
+          personamemContextRange: { min: 0, max: 1_000_000 },
+        },
+      }),
       seed: 7,
     });
     expect(summary.excluded).toBe(0);
@@ -137,7 +144,14 @@ describe('quarantine at the finest unit', () => {
     // the same bytes.
     const threads = join(root, 'export-threads');
     await exportDataset(runDir, {
-      config: ExportConfig.parse({ eval: { splits: ['train', 'test'], allFamiliesInEachFormat: true } }),
+      config: ExportConfig.parse({
+        // The fixture's histories are short: PersonaMem contexts of any length (pruning is tested).
+        eval: {
+          splits: ['train', 'test'],
+          allFamiliesInEachFormat: true,
+          personamemContextRange: { min: 0, max: 1_000_000 },
+        },
+      }),
       seed: 7,
       outDir: threads,
       workers: 2,

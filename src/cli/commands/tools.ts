@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import type { LocomoFidelity, LocomoFigure } from '../../interpolate/types.js';
 import { parseNumber } from '../parse.js';
 import { registerTrainCommand } from './train.js';
 
@@ -126,8 +127,10 @@ export function registerToolCommands(program: Command): void {
       'LoCoMo list: only this conversation gets sessions (user N mod n); default: every conversation, one user each',
       (v) => Math.trunc(parseNumber(v)),
     )
+    .option('--report <file>', 'write the interpolation report(s) as JSON, with the LoCoMo fidelity counts')
     .action(
       async (flags: {
+        report?: string;
         host: string;
         format: string;
         sessions: string;
@@ -147,9 +150,27 @@ export function registerToolCommands(program: Command): void {
         }
         const host = await readJsonOrJsonl(flags.host);
         const source = await readJsonOrJsonl(flags.sessions);
-        const options = { seed: flags.seed, ...(flags.count === undefined ? {} : { count: flags.count }) };
+        // A LoCoMo speaker has a life of their own: the generated user's biography stays out.
+        const options = {
+          seed: flags.seed,
+          withoutIdentity: flags.format === 'locomo',
+          ...(flags.count === undefined ? {} : { count: flags.count }),
+        };
         const printWarnings = (warnings: readonly unknown[]) => {
           for (const warning of warnings) console.log(`warning: ${JSON.stringify(warning)}`);
+        };
+        // LoCoMo figures (defect counts, target 0) summed over the merged records.
+        const printFidelity = (reports: ReadonlyArray<{ fidelity?: LocomoFidelity | undefined }>) => {
+          const sum = new Map<string, { count: number; of: number; target: number }>();
+          for (const r of reports)
+            for (const [name, f] of Object.entries(r.fidelity ?? {}) as Array<[string, LocomoFigure]>) {
+              const s = sum.get(name) ?? { count: 0, of: 0, target: f.target };
+              sum.set(name, { count: s.count + f.count, of: s.of + f.of, target: f.target });
+            }
+          for (const [name, f] of sum)
+            console.log(
+              `fidelity ${name}: ${f.count} of ${f.of} (target ${f.target})${f.count > f.target ? ' OFF' : ''}`,
+            );
         };
         // A LoCoMo list: one generated user per host conversation, for all of them (user c mod n).
         if (flags.format === 'locomo' && Array.isArray(host) && flags.conversation === undefined) {
@@ -167,6 +188,9 @@ export function registerToolCommands(program: Command): void {
             );
             printWarnings(r.warnings);
           }
+          printFidelity(reports);
+          if (flags.report !== undefined)
+            await writeFileAtomic(flags.report, `${JSON.stringify(reports, null, 2)}\n`);
           if (users.length < host.length)
             console.log(
               `warning: ${host.length} host conversations, ${users.length} generated user(s) in ${flags.sessions}: users are reused`,
@@ -194,6 +218,9 @@ export function registerToolCommands(program: Command): void {
         );
         console.log(`QA: ${r.qaRemapped} remapped, ${r.qaAdded} added → ${flags.out}`);
         printWarnings(r.warnings);
+        printFidelity([r]);
+        if (flags.report !== undefined)
+          await writeFileAtomic(flags.report, `${JSON.stringify(r, null, 2)}\n`);
       },
     );
 

@@ -30,15 +30,30 @@ export interface PersonaMemMessage {
   tokens: number;
 }
 
-/** A question placed in its context: messages `[0] + [start, end)` of the user's history. */
+/**
+ * The shortest and longest `context_length_in_tokens` of the real PersonaMem questions_32k.csv
+ * (589 questions): a generated context stays within them.
+ */
+export const PERSONAMEM_32K_RANGE = { min: 15_560, max: 29_539 } as const;
+
+/**
+ * A question placed in its context: messages `[0]` (the persona) then the history ranges
+ * `parts` (`[from, to)`, chronological, whole sessions; the last one ends where it is asked).
+ */
 export interface PlacedQuestion {
   qa: QaTarget;
-  /** First history message of the window (a session's first message; 1 = the whole history). */
-  start: number;
-  /** History index the question is asked before (exclusive end). */
+  parts: Array<readonly [number, number]>;
+  /** History index the question is asked before (the last part's end). */
   end: number;
   /** Index of the latest evidence message (`end` when it has none). */
   ref: number;
+  tokens: number;
+}
+
+/** Why a question gets no PersonaMem context: the real file has none that short or that long. */
+export interface LeftOutQuestion {
+  qa: QaTarget;
+  reason: 'history-too-short' | 'evidence-too-far';
   tokens: number;
 }
 
@@ -86,46 +101,86 @@ export function personaMemMessages(bundle: EvalSource): PersonaMemMessage[] {
 }
 
 /**
- * Places each question: `end` before the first message at or after its time, `start` the
- * session start (at or before its first evidence) whose window is closest to `contextTokens`
- * (ties: the longer window). A history shorter than the target gives the whole history.
+ * Places each question in a context of the real file's length (`range`), closest to
+ * `contextTokens`: the run of whole sessions ending where it is asked (`end` before the first
+ * message at or after its time) and starting at or before its first evidence; when every such
+ * run is longer than `range.max`, the sessions holding its evidence followed by the latest
+ * sessions (PersonaMem's contexts are blocks put together, not one timeline). A question whose
+ * whole history is shorter than `range.min`, or whose evidence sessions alone exceed `range.max`,
+ * is left out (`leftOut`), as the real file has no context of that length.
  *
- * @example placeQuestions(bundle, personaMemMessages(bundle), targets, 24_846)
+ * @example placeQuestions(bundle, personaMemMessages(bundle), targets, 24_846).placed
  */
 export function placeQuestions(
   bundle: EvalSource,
   messages: readonly PersonaMemMessage[],
   targets: readonly QaTarget[],
   contextTokens: number,
-): PlacedQuestion[] {
+  range: { min: number; max: number } = PERSONAMEM_32K_RANGE,
+): { placed: PlacedQuestion[]; leftOut: LeftOutQuestion[] } {
   const position = new Map<string, number>();
   messages.forEach((message, i) => {
     if (message.turnId !== null) position.set(message.turnId, i);
   });
-  // Prefix sums of tokens; session starts as candidate window starts.
+  // Prefix sums of tokens; session starts (and the history's end) bound the blocks.
   const prefix = [0];
   for (const message of messages) prefix.push(prefix[prefix.length - 1]! + message.tokens);
   const starts: number[] = [];
   for (let i = 1; i < messages.length; i++)
     if (messages[i]!.session !== messages[i - 1]!.session) starts.push(i);
+  const sum = (from: number, to: number) => prefix[to]! - prefix[from]!;
+  /** The session block [from, to) holding message i. */
+  const blockOf = (i: number): readonly [number, number] => {
+    let from = 1;
+    for (const start of starts) if (start <= i) from = start;
+    const to = starts.find((start) => start > i) ?? messages.length;
+    return [from, to];
+  };
   const system = messages[0]?.tokens ?? 0;
-  return targets.map((qa) => {
+  const inRange = (tokens: number) => tokens >= range.min && tokens <= range.max;
+  const closer = (a: number, b: number) => Math.abs(a - contextTokens) < Math.abs(b - contextTokens);
+  const placed: PlacedQuestion[] = [];
+  const leftOut: LeftOutQuestion[] = [];
+  for (const qa of targets) {
     const asked = Date.parse(qa.questionTime);
     let end = 1;
     while (end < messages.length && messages[end]!.time < asked) end++;
     const refs = evidenceTurns(bundle, qa).map((found) => position.get(found.turn.id) ?? end);
     const ref = refs.length === 0 ? end : Math.max(...refs);
     const first = refs.length === 0 ? end : Math.min(...refs);
-    let best = 1;
-    let bestTokens = system + prefix[end]! - prefix[1]!;
-    for (const start of starts) {
-      if (start > first || start >= end) break;
-      const tokens = system + prefix[end]! - prefix[start]!;
-      if (Math.abs(tokens - contextTokens) < Math.abs(bestTokens - contextTokens)) {
-        best = start;
-        bestTokens = tokens;
+    const whole = system + sum(1, end);
+    if (whole < range.min) {
+      leftOut.push({ qa, reason: 'history-too-short', tokens: whole });
+      continue;
+    }
+    // Contiguous runs: the whole history, or from a session start at or before the first evidence.
+    let best: { parts: Array<readonly [number, number]>; tokens: number } | null = null;
+    for (const start of [1, ...starts.filter((s) => s <= first && s < end)]) {
+      const tokens = system + sum(start, end);
+      if (inRange(tokens) && (best === null || closer(tokens, best.tokens)))
+        best = { parts: [[start, end]], tokens };
+    }
+    if (best === null) {
+      // Evidence sessions, then the latest sessions after them up to the question.
+      const blocks = [
+        ...new Map(refs.filter((r) => r < end).map((r) => [blockOf(r)[0], blockOf(r)])).values(),
+      ];
+      const own = system + blocks.reduce((total, [from, to]) => total + sum(from, Math.min(to, end)), 0);
+      const trimmed = blocks.map(([from, to]) => [from, Math.min(to, end)] as const);
+      const lastEvidence = trimmed.length === 0 ? 1 : trimmed[trimmed.length - 1]![1];
+      // The question's own session holds evidence: the evidence blocks alone end where it is asked.
+      if (lastEvidence >= end && inRange(own)) best = { parts: trimmed, tokens: own };
+      for (const start of starts.filter((s) => s >= lastEvidence && s < end)) {
+        const tokens = own + sum(start, end);
+        if (inRange(tokens) && (best === null || closer(tokens, best.tokens)))
+          best = { parts: [...trimmed, [start, end]], tokens };
+      }
+      if (best === null) {
+        leftOut.push({ qa, reason: 'evidence-too-far', tokens: own });
+        continue;
       }
     }
-    return { qa, start: best, end, ref: Math.max(ref, best), tokens: end <= 1 ? system : bestTokens };
-  });
+    placed.push({ qa, parts: best.parts, end, ref: Math.max(ref, best.parts[0]![0]), tokens: best.tokens });
+  }
+  return { placed, leftOut };
 }

@@ -4,7 +4,12 @@ import { writeFileAtomic } from '../../util/fs.js';
 import { sha256, stableStringify } from '../../util/hash.js';
 import { optionLabel } from '../time-format.js';
 import type { EvalSource } from './common.js';
-import { personaMemMessages, personaMemTargets, placeQuestions } from './personamem-context.js';
+import {
+  type PlacedQuestion,
+  personaMemMessages,
+  personaMemTargets,
+  placeQuestions,
+} from './personamem-context.js';
 
 /** The columns of PersonaMem's `questions_*.csv`, in order (FORMATS.md §4). */
 export const PERSONAMEM_COLUMNS = [
@@ -83,27 +88,42 @@ export function personaMemUser(bundle: EvalSource, config: ExportConfig): Person
   const targets = personaMemTargets(bundle, config);
   if (targets.length === 0) return null;
   const history = personaMemMessages(bundle);
-  const placed = placeQuestions(bundle, history, targets, config.eval.personamemContextTokens);
+  const { placed } = placeQuestions(
+    bundle,
+    history,
+    targets,
+    config.eval.personamemContextTokens,
+    config.eval.personamemContextRange,
+  );
+  if (placed.length === 0) return null;
   const part: PersonaMemUser = { contexts: [], rows: [] };
-  // One shared context per window start, up to the last question asked in it.
-  const ids = new Map<number, string>();
-  for (const start of [...new Set(placed.map((p) => p.start))].sort((a, b) => a - b)) {
-    const last = Math.max(...placed.filter((p) => p.start === start).map((p) => p.end));
-    const messages = [history[0]!, ...history.slice(start, last)].map(({ role, content }) => ({
-      role,
-      content,
-    }));
+  // One shared context per window opening (every part but the last, and where the last starts),
+  // running to the last question asked in it.
+  const opening = (p: PlacedQuestion) => JSON.stringify([...p.parts.slice(0, -1), p.parts.at(-1)![0]]);
+  const ids = new Map<string, string>();
+  for (const key of [...new Set(placed.map(opening))]) {
+    const group = placed.filter((p) => opening(p) === key);
+    const last = Math.max(...group.map((p) => p.end));
+    const parts = [...group[0]!.parts.slice(0, -1), [group[0]!.parts.at(-1)![0], last] as const];
+    const messages = [history[0]!, ...parts.flatMap(([from, to]) => history.slice(from, to))].map(
+      ({ role, content }) => ({ role, content }),
+    );
     const id = sha256(stableStringify(messages));
-    ids.set(start, id);
+    ids.set(key, id);
     part.contexts.push(JSON.stringify({ [id]: messages }));
   }
-  for (const { qa, start, end, ref, tokens } of placed) {
-    const window = [history[0]!, ...history.slice(start, end)];
+  for (const question of placed) {
+    const { qa, parts, ref, tokens } = question;
+    const indexes = parts.flatMap(([from, to]) => Array.from({ length: to - from }, (_, k) => from + k));
+    const window = [history[0]!, ...indexes.map((i) => history[i]!)];
     const letters = window.reduce((sum, m) => sum + m.content.length, 0);
     const irrelevant = window.reduce((sum, m) => sum + (m.noise ? m.tokens : 0), 0);
-    const distanceTokens = history.slice(ref, end).reduce((sum, m) => sum + m.tokens, 0);
-    const lastSession = end <= 1 ? -1 : history[end - 1]!.session;
-    const refSession = ref < history.length ? history[ref]!.session : lastSession;
+    const after = indexes.filter((i) => i >= ref);
+    const distanceTokens = after.reduce((sum, i) => sum + history[i]!.tokens, 0);
+    // Blocks (sessions) of the window after the one holding the latest evidence.
+    const refSession = ref < history.length ? history[ref]!.session : Number.POSITIVE_INFINITY;
+    const blocks = new Set(indexes.map((i) => history[i]!.session).filter((session) => session > refSession))
+      .size;
     const options = qa.choices.map((choice, i) => `${optionLabel(i)} ${choice}`);
     // The published kinds: an integer persona id (added by the writer) and a UUID per question
     // (deterministic here).
@@ -113,16 +133,16 @@ export function personaMemUser(bundle: EvalSource, config: ExportConfig): Person
       qa.group,
       tokens,
       letters,
-      Math.max(0, lastSession - refSession),
+      blocks,
       distanceTokens,
       irrelevant,
       `${tokens === 0 ? '0.00' : ((distanceTokens / tokens) * 100).toFixed(2)}%`,
       qa.question,
       optionLabel(qa.correctIndex ?? 0),
       `[${options.map(pythonRepr).join(', ')}]`,
-      ids.get(start)!,
+      ids.get(opening(question))!,
       // Index in the shared context: the persona message, then the window's messages.
-      1 + end - start,
+      1 + indexes.length,
     ];
     part.rows.push(values.map(csvField).join(','));
   }
