@@ -9,6 +9,7 @@ import type { ExportConfig } from '../schemas/export-config.js';
 import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
 import { driftCauseProblem } from './rules/drift-causes.js';
+import { replyProblems } from './reply-agreement.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
 import { photoDescriptionProblems } from './rules/photo-description.js';
@@ -17,6 +18,7 @@ import { keywordCoverage } from './rules/slot-expressed.js';
 import { m2aPhotoAnswersInText, visualAnswerInText } from './rules/visual-answer-text.js';
 import { visualQuestionProblems } from './rules/visual-distractors.js';
 import { slotMeaningProblems, slotMeaningReadings } from './slot-meaning.js';
+import { lowercaseNames, parsedShape, turnEdges } from './text-shape.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
 const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preferences:', 'goals:'];
@@ -130,6 +132,12 @@ export function emptyFidelityCounts() {
     pmQuestions: 0,
     pmTokens: 0,
     ...emptyQuestionCounts(),
+    replyChecked: 0,
+    replyDisagreements: 0,
+    parsedUserTurns: 0,
+    parsedTurns: 0,
+    fragmentTurns: 0,
+    lowercaseNameTurns: 0,
   };
 }
 export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
@@ -147,7 +155,14 @@ export interface FidelityPartial {
   personaMem: Array<[string, number]>;
   /** Prompt-field and question-only shortcuts (fidelity-shortcuts.ts). */
   shortcuts: ShortcutPartial;
+  /** User-turn first three and last four words, and sentence skeletons of the parsed sample, with counts. */
+  userOpenings: Array<[string, number]>;
+  userEndings: Array<[string, number]>;
+  skeletons: Array<[string, number]>;
 }
+
+/** Every how-many-th round's turns are parsed (the text-shape sample). */
+export const PARSE_EVERY = 4;
 
 /**
  * Measures one user (its index and the rule failures found on it).
@@ -253,8 +268,32 @@ export function measureUserFidelity(
     }
   }
   const fullName = plan.enriched.persona.name;
+  const agreement = replyProblems(index);
+  n.replyChecked += agreement.checked;
+  n.replyDisagreements += agreement.problems.length;
+  const userOpenings = new Map<string, number>();
+  const userEndings = new Map<string, number>();
+  const skeletons = new Map<string, number>();
+  const bump = (map: Map<string, number>, key: string) => {
+    if (key !== '') map.set(key, (map.get(key) ?? 0) + 1);
+  };
   for (const session of dialogue.sessions) {
     for (const turn of session.turns) {
+      if (turn.round % PARSE_EVERY === 0) {
+        const parsed = parsedShape(turn.text);
+        n.parsedTurns++;
+        if (parsed.fragments.length > 0) n.fragmentTurns++;
+        if (turn.speaker === 'user') {
+          n.parsedUserTurns++;
+          for (const skeleton of parsed.skeletons) bump(skeletons, skeleton);
+        }
+      }
+      if (turn.speaker === 'user') {
+        const edges = turnEdges(turn.text);
+        bump(userOpenings, edges.opening);
+        bump(userEndings, edges.ending);
+        if (lowercaseNames(turn.text).length > 0) n.lowercaseNameTurns++;
+      }
       n.turns++;
       if (turn.images.length > 0) n.imageTurns++;
       const lower = turn.text.toLowerCase();
@@ -279,5 +318,8 @@ export function measureUserFidelity(
     locomo: [...locomo],
     personaMem: [...personaMem],
     shortcuts: measureShortcuts(index),
+    userOpenings: [...userOpenings],
+    userEndings: [...userEndings],
+    skeletons: [...skeletons],
   };
 }

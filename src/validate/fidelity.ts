@@ -13,6 +13,9 @@ import { createShortcutMeter } from './fidelity-shortcuts.js';
 import type { RuleFailure, UserIndex } from './types.js';
 
 export type { FidelityFigure } from './fidelity-figures.js';
+
+import { textFigures } from './text-figures.js';
+
 export { type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
 
 /** Persona-MME image-question share and question length (PersonaVLM §4), LoCoMo and PersonaMem mixes (real files). */
@@ -128,6 +131,9 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
   const locomo = new Map<string, number>();
   const personaMem = new Map<string, number>();
   const shortcuts = createShortcutMeter();
+  const userOpenings = new Map<string, number>();
+  const userEndings = new Map<string, number>();
+  const skeletons = new Map<string, number>();
   const addAll = (target: Map<string, number>, counts: ReadonlyArray<readonly [string, number]>) => {
     for (const [key, count] of counts) target.set(key, (target.get(key) ?? 0) + count);
   };
@@ -141,6 +147,9 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     addAll(locomo, partial.locomo);
     addAll(personaMem, partial.personaMem);
     shortcuts.add(partial.shortcuts);
+    addAll(userOpenings, partial.userOpenings);
+    addAll(userEndings, partial.userEndings);
+    addAll(skeletons, partial.skeletons);
   }
 
   function addUser(index: UserIndex, failures: ReadonlyMap<string, readonly RuleFailure[]>): void {
@@ -306,6 +315,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         (task) => `questions of type ${task.task}`,
       ),
     );
+    Object.assign(figures, textFigures(n, userOpenings, userEndings, skeletons));
     return figures;
   }
 

@@ -11,22 +11,26 @@ import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
 
 /** The trait and side each style bank expresses (src/synth/offline/style.ts). */
 const BANK_TRAITS: Record<keyof typeof STYLE_CLAUSES, [BigFiveTrait, 1 | -1]> = {
-  exclaimPrefix: ['extraversion', 1],
-  reservedPrefix: ['extraversion', -1],
-  worrySuffix: ['neuroticism', 1],
-  bluntPrefix: ['agreeableness', -1],
-  politeSuffix: ['agreeableness', 1],
-  curiousPrefix: ['openness', 1],
-  plannerPrefix: ['conscientiousness', 1],
+  extravertHigh: ['extraversion', 1],
+  extravertLow: ['extraversion', -1],
+  neuroticHigh: ['neuroticism', 1],
+  neuroticLow: ['neuroticism', -1],
+  agreeableHigh: ['agreeableness', 1],
+  agreeableLow: ['agreeableness', -1],
+  openHigh: ['openness', 1],
+  openLow: ['openness', -1],
+  conscientiousHigh: ['conscientiousness', 1],
+  conscientiousLow: ['conscientiousness', -1],
 };
 
-describe('offline user turns show personality only through cues the target reader reads', () => {
-  it('reads every style clause as its own trait and side, and as nothing else', () => {
+describe('offline user turns show personality on the side of the plan', () => {
+  // The style sentences are written for people; the reader keeps its own lexicon, so it need not
+  // read every one of them, but it never reads one as the other side of its trait.
+  it('never reads a style sentence as the other side of the trait it was written for', () => {
     for (const [bank, [trait, side]] of Object.entries(BANK_TRAITS)) {
       for (const phrase of STYLE_CLAUSES[bank as keyof typeof STYLE_CLAUSES]) {
-        const evidence = readPersonalityEvidence(`${phrase}, can we go over the budget.`);
-        for (const other of BIG_FIVE_TRAITS)
-          expect(evidence[other].reading, `${bank}: "${phrase}" → ${other}`).toBe(other === trait ? side : 0);
+        const evidence = readPersonalityEvidence(`${phrase}. Can we go over the budget?`);
+        expect(evidence[trait].reading, `${bank}: "${phrase}"`).not.toBe(-side);
       }
     }
   });

@@ -122,7 +122,7 @@ export const HABITS: readonly HabitSpec[] = [
   },
   {
     description: 'meal-preps lunches every Sunday afternoon',
-    keywords: ['meal prep', 'sunday'],
+    keywords: ['meal-prep', 'sunday'],
     dayOfWeek: 0,
     timeOfDay: 'afternoon',
   },

@@ -9,14 +9,21 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '{kwItem} is [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and {timeRef} proved it again',
     '{timeRef} I was reminded how much I [enjoy|like|love] {kwItem}',
     'if I could pick anything for {day}, it would be {kwItem}, [no question|every time|hands down]',
-    'you should know I am a big fan of {kwItem} - it came up again {timeRef}',
-    'talking about {topic} reminds me how much I [like|love|enjoy] {kwItem}',
+    '[for the record|fun fact about me], I am a big fan of {kwItem}',
+    'my [friends|family|partner] know how much I love {kwItem}',
+    'I had {kwItem} again {timeRef} and [loved it|really enjoyed it]',
+    'I love having {kwItem} [on the weekend|whenever I can|after a long day]',
+    'one thing I really [enjoy|love] is {kwItem}',
   ],
   dislike: [
     'I [honestly|really|just] [cannot stand|am not a fan of|try to avoid] {kwItem}',
     'please never suggest {kwItem} to me for {day}, it is [not my thing|a hard no|just not for me]',
-    'whatever we plan for {topic}, no {kwItem} please, [it is not my thing|I really dislike it]',
+    'whatever we plan for {topic}, please leave out {kwItem}, [it is not my thing|I really dislike it]',
     '{timeRef} I was reminded that I [dislike|do not enjoy|really avoid] {kwItem}',
+    '{kwItem} is [really|just] not for me',
+    'I [always|usually] avoid {kwItem} [if I can|when I can]',
+    'my [friends|family] know I steer clear of {kwItem}',
+    'I do not like {kwItem} [at all|one bit|much]',
   ],
   condition: [', but only {when}', ', at least {when}', ' - mostly {when}'],
   // Drift (explicit: the cause is said; implicit: only the new behaviour shows). Each item
@@ -28,7 +35,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   ],
   driftAddDislike: [
     '[lately|recently|these days] I cannot stand {kwItem}, because {cause}',
-    'new rule for me: no {kwItem}, because {cause}',
+    'new rule for me: I avoid {kwItem} now, because {cause}',
     '{cause}, so now I avoid {kwItem}',
   ],
   driftAddLikeImplicit: [
@@ -104,22 +111,35 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   // visual question about it is answerable only from the image.
   image: [
     'here is a photo I took {timeRef}, with {kwCaption} in it',
-    'look at this, with {kwCaption} in it',
-    'sharing a picture from {timeRef} - {kwCaption} again',
+    'look at this photo of {kwCaption}',
+    'sharing a picture I took {timeRef} of {kwCaption}',
+    'I snapped a photo of {kwCaption} {timeRef}',
+    '[got|took] a quick photo of {kwCaption} {timeRef}',
+    'tell me what you think of this shot of {kwCaption}',
   ],
   concept: [
     'meet {kwConcept} - a new photo',
     'this is {kwConcept} {timeRef}, in a photo I took',
     'a new picture of {kwConcept}',
+    'I took another photo of {kwConcept} {timeRef}',
+    'here is {kwConcept} again, {timeRef}',
   ],
-  imagePlain: ['here is a snapshot from {timeRef}', 'I took this {timeRef}', 'this photo is from {timeRef}'],
+  imagePlain: [
+    'here is a snapshot I took {timeRef}',
+    'I took this {timeRef}',
+    'I took this photo {timeRef}',
+    'a photo from my phone, {timeRef}',
+    'snapped this {timeRef}',
+  ],
 };
 
 export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   irrelevant: [
-    '[totally unrelated|random question|off topic], but how [long|far|many] {trivia}?',
-    'quick tangent: why do {oddity}? it crossed my mind {timeRef}',
-    'completely different thing - is it true that {oddity} in {place}s?',
+    '[totally unrelated|random question|off topic], but {trivia}?',
+    '[quick tangent|random thought]: why do {oddity}? It crossed my mind {timeRef}',
+    '[completely different thing|totally off topic] - do you know why {oddity}?',
+    '{timeRef} I wondered {trivia} - any idea?',
+    'something silly: I was asked {trivia} {timeRef} and had no clue',
   ],
   exploratory: [
     'just browsing, but what is {explore} like, without committing to anything {dayRef}?',
@@ -151,14 +171,22 @@ export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
 
 export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
   trivia: [
-    'does it take light to reach the moon',
-    'is the longest river',
-    'bones are in a cat',
-    'stairs does the Eiffel Tower have',
-    'do penguins sleep',
-    'languages are spoken in India',
-    'does a jellyfish live',
-    'planets have rings',
+    'how long does light take to reach the moon',
+    'which river is the longest in the world',
+    'how many bones does a cat have',
+    'how many steps does the Eiffel Tower have',
+    'how do penguins sleep standing up',
+    'how many languages are spoken in India',
+    'how long does a jellyfish live',
+    'which planets have rings',
+    'why is the sky blue',
+    'how deep is the ocean at its deepest',
+    'how fast can a cheetah run',
+    'how many hearts does an octopus have',
+    'why do leaves change colour in autumn',
+    'how old is the oldest tree on Earth',
+    'how many moons does Jupiter have',
+    'what makes thunder so loud',
   ],
   oddity: [
     'cats knock things off tables',
@@ -168,6 +196,15 @@ export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
     'escalators have brushes on the sides',
     'socks vanish in the wash',
     'dogs tilt their heads',
+    'we yawn when others yawn',
+    'cold water tastes better than warm',
+    'fingers wrinkle in the bath',
+    'popcorn pops',
+    'the moon looks bigger near the horizon',
+    'some people sneeze in bright light',
+    'bread goes stale faster in the fridge',
+    'ice cubes go cloudy',
+    'music gets stuck in our heads',
   ],
   explore: [
     'pottery classes',
@@ -212,41 +249,78 @@ export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
  */
 export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   like: [
-    '{react}, {item} - [noted|lovely|got it|good to know]; I will keep it in mind when we talk about {topic} {dayRef}',
-    '{react}[, {name}|], {item} it is - I will factor it into {aspect} for {topic}',
-    '{react}, so {item} is a favourite; it could even fit into {topic} {dayRef}, {aspect} permitting',
+    '{react}, {item} - [noted|lovely|got it|good to know]; I will keep it in mind when we talk about {topic}',
+    '{react}[, {name}|], {item} it is - I will factor that in [next time|from now on|when I plan {dayRef}]',
+    '{react}, {item} - so you are a fan; I will [remember that|keep that in mind|bring it up {dayRef}]',
+    '{react}, {item} sounds [like a good pick|great|like you]; [maybe|perhaps] we can fit it in {dayRef}',
   ],
   dislike: [
-    '{react}, no {item} then - [understood|noted|fair enough]; I will steer clear of it for {topic}',
-    '{react}[, {name}|], {item} is off the table - I will plan {topic} around that {dayRef}',
+    '{calmReact}, I will keep {item} out of it then - [understood|noted|fair enough]',
+    '{calmReact}[, {name}|], I will leave {item} out of anything I suggest [for {topic}|from now on|{dayRef}]',
+    '{calmReact}, [not|never] {item} for you then; I will [remember that|plan around it]',
   ],
-  driftLike: [
-    '{react}, {item} instead of {prev} now - [thanks for the update|good to know]; I will adjust my suggestions {dayRef}',
-    '{react}[, {name}|], from {prev} to {item} - I will plan {topic} with that in mind',
+  // A change of preference is answered as a change: what is out, what is in (issue 27: replies next
+  // to drift turns answer the drift).
+  driftAddLike: [
+    '{react}, {item} lately - [good to know|noted]; I will suggest it from now on',
+    '{react}[, {name}|], {item} is new for you then - I will keep it in mind',
   ],
-  driftDislike: [
-    '{react}, so {item} is off the list now - [thanks for telling me|noted]; I will leave it out from now on',
-    '{react}[, {name}|], no more {item} then; I will keep that in mind for {topic}',
+  driftAddDislike: [
+    '{calmReact}, so {item} is out for you now - [understood|noted]; I will leave it out of my suggestions',
+    '{calmReact}[, {name}|], {item} is off the list from now on then; I will not suggest it',
+  ],
+  driftDeleteLike: [
+    '{calmReact}, so {item} is not part of your life any more - [understood|noted]; I will stop suggesting it',
+    '{calmReact}[, {name}|], you are done with {item} then; I will not bring it up',
+  ],
+  driftDeleteDislike: [
+    '{react}, so {item} does not bother you any more - [noted|good to know]; I will not rule it out from now on',
+    '{react}[, {name}|], {item} is fine for you now then; I will update my notes',
+  ],
+  driftModify: [
+    '{calmReact}, so {fromPart}, and {toPart} - [thanks for the update|noted]; I will adjust my suggestions',
+    '{calmReact}[, {name}|]: {fromPart}, {toPart}; I will keep that in mind from now on',
   ],
   relationship: [
-    '{react}, {person} [sounds|seems] [lovely|like a good friend|important to you|like great company]; how are things with them when it comes to {topic}?',
-    '{react}[, {name}|], time with {person} [sounds nice|is worth a lot|sounds like it did you good]; {followUp}?',
+    '{react}, {person} [sounds|seems] [lovely|like a good friend|important to you|like great company]; how are things with them these days?',
+    '{react}[, {name}|], time with {person} [sounds nice|is worth a lot|sounds like it did you good]',
   ],
-  goal: [
+  relationshipCloser: [
+    '{react}, it is good to hear you and {person} have grown closer',
+    '{react}[, {name}|], that sounds like a good change with {person}',
+  ],
+  relationshipApart: [
+    '{calmReact}, I am sorry you and {person} have drifted apart; do you want to talk about it?',
+    '{calmReact}[, {name}|], that sounds hard with {person} - these things often change again',
+  ],
+  // A goal is answered at its status: a goal the user gave up is not cheered on.
+  goal_planned: [
     '{react}, {goal} - [what a great goal|love that|good for you]; {adviceLead} set a small milestone for {span}',
-    '{react}[, {name}|], wanting to {goal} is [great|a good plan|exciting]; {followUp}?',
+    '{react}[, {name}|], wanting to {goal} is [great|a good plan|exciting]',
+  ],
+  goal_in_progress: [
+    '{react}, trying to {goal} takes time - good to hear you are making progress',
+    '{react}[, {name}|], so the plan to {goal} is under way; {followUp}?',
+  ],
+  goal_achieved: [
+    '{react}, congratulations - you managed to {goal}!',
+    '{react}[, {name}|], you did it: you managed to {goal}; that took real effort',
+  ],
+  goal_abandoned: [
+    '{calmReact}, trying to {goal} is off the list then - understood; I will not bring it up unless you do',
+    '{calmReact}[, {name}|], so the plan to {goal} is off; we can look at something else whenever you like',
   ],
   statement: [
-    '{react}, {kw} - [noted|good to know|that helps]; I will remember that when we talk about {topic}',
-    '{react}[, {name}|], [thanks for sharing|good to know|that is useful] about {kw}; it helps me understand {aspect} for you',
+    '{react}, {kw} - [noted|good to know|that helps]; I will [remember that|keep it in mind {dayRef}|not forget it]',
+    '{react}[, {name}|], [thanks for sharing|good to know|that is useful] about {kw}[| - it helps with {topic}]',
   ],
   image: [
-    '{react}, [lovely|great|nice|sweet] [photo|shot|picture]; where was it taken, and does it connect to {topic}?',
+    '{react}, [lovely|great|nice|sweet] [photo|shot|picture] - where was it taken?',
     '{react}[, {name}|], that [looks lovely|is a great shot|makes a nice picture]; {followUp}?',
   ],
   concept: [
-    '{react}, {concept} [again|in a new photo|once more]! [such a|what a] [sweet|lovely|fun] [photo|shot|picture]; {followUp}?',
-    '{react}[, {name}|], so this is {concept} - thanks for showing me, I will remember {concept} when we talk about {topic} {dayRef}',
+    '{react}, {concept} [again|in a new photo|once more]! [Such a|What a] [sweet|lovely|fun] [photo|shot|picture]',
+    '{react}[, {name}|], so this is {concept} - thanks for showing me, I will remember {concept}',
   ],
   misstatement: [
     '{react}, noted: {slipDetail} is {slipWrong}',
@@ -257,56 +331,138 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{react}[, {name}|], fixed: {slipRight} for {slipDetail} instead of {slipWrong}',
   ],
   noise: [
-    '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - for {topic}, though, {adviceLead} {adviceAction}',
-    '{react}[, {name}|] - [a quick|a short|a small] [detour|tangent|aside] from {topic}, [happy to|no problem]; then [we can get back to|back to] {aspect} {dayRef}',
+    '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - I am not sure off the top of my head, but [happy to look it up|we can look it up {dayRef}|I can find out {dayRef}]',
+    '{react}[, {name}|] - [a quick|a short|a small] [detour|tangent|aside], [happy to|no problem]; then [we can get back to|back to] {topic} whenever you like',
   ],
+  // Second sentences that stay on what the user just said.
+  afterChange: [
+    'is there [anything|something] you would like [instead|in its place] {dayRef}',
+    'what changed your mind, if you do not mind me asking',
+    'do you want a few ideas for {topic} that fit the change',
+    'shall I update the plans we made for {topic}',
+    'should I look for alternatives for {topic} {dayRef}',
+  ],
+  afterGoalEnd: [
+    'is there something else you would like to focus on {dayRef}',
+    'what would you like to do with the time {dayRef}',
+    'do you want to talk about {topic} instead',
+  ],
+  afterAchieved: [
+    'how are you going to celebrate {dayRef}',
+    'what is next for you after {topic}',
+    'how does it feel now',
+  ],
+  asFor: ['as for {topic}, {adviceLead} {adviceAction}', 'back to {topic}: {adviceLead} {adviceAction}'],
   personalize: [
-    'since you enjoy {known}, {adviceLead} pair it with {topic} {dayRef}',
-    'given what you told me about {known}, {adviceLead} keep {aspect} in mind',
-    'knowing you like {known}, a reward for finishing {topic} could be exactly that {dayRef}',
+    'since you enjoy {known}, {adviceLead} make room for it {dayRef}',
+    'given what you told me about {known}, it could be a nice reward {dayRef}',
+    'knowing you like {known}, it might fit in somewhere {dayRef}',
   ],
   personalizeDislike: [
-    'and I will keep {known} out of anything about {topic}, since I know that is not for you',
-    'no {known} in the {topic} suggestions, of course - let us focus on {aspect} instead',
-    'I remember {known} is not your thing, so the {topic} ideas {dayRef} will skip it',
+    'and I will keep {known} out of anything I suggest [for {topic}|{dayRef}], since I know that is not for you',
+    'I will leave {known} out of my suggestions [for {topic}|{dayRef}], of course',
+    'I remember {known} is not your thing, so my ideas {dayRef} will skip it',
   ],
   askCondition: [
-    'before I suggest {known} for {topic}: is it {when} this time, and does {aspect} matter?',
-    'quick check before I recommend anything with {known} {dayRef} - is it {when}?',
-    'would {known} work {dayRef}, or only {when}, so that I get {aspect} right',
+    'before I suggest {known}: is it {when} this time?',
+    'quick check before I recommend anything with {known} - is it {when}?',
+    'would {known} work {dayRef}, or only {when}?',
   ],
 };
 
 /**
- * Style clauses conditioned on Big Five (high/low); prefixes attach with a comma, suffixes with a
- * comma. Each phrase is a cue `readPersonalityEvidence` (src/memory/gold/personality-evidence.ts)
- * reads as its trait and side, and no other user template holds one, so a personality-inference
- * target built from the text says exactly what the message shows (tested in style-cues.test.ts).
+ * Style sentences conditioned on Big Five (high/low), said as a sentence of their own before or
+ * after what the turn is about, on a minority of turns (src/synth/offline/compose.ts). They are
+ * written for people to read; the personality-inference target is read from the text by a
+ * separate reader with its own lexicon (src/memory/gold/personality-reading.ts), never from
+ * this list.
  */
 export const STYLE_CLAUSES = {
-  exclaimPrefix: [
-    'oh wow',
-    'guess what',
-    'yay',
-    'oh man',
-    'I have to tell everyone',
-    'I could chat about this all day',
+  extravertHigh: [
+    '[this|it] made my [whole day|week] {timeRef}',
+    'I have been telling [everyone|all my friends|the whole office] about {topic}',
+    'I could talk about {topic} for hours',
+    'my [friends|flatmates|coworkers] are sick of hearing about {topic}',
+    'I love sharing [this stuff|things like this] with you, {timeRef} especially',
+    '[honestly|seriously], I am buzzing about {topic}',
+    'what a [week|day|weekend] it has been, I was out {timeRef} too',
+    'I am in [such a great|a brilliant|the best] mood since {day}',
+    'I had the best time with [friends|my whole team|the neighbours] {timeRef}',
+    'we should celebrate on {day}[| with a party]',
+    'I [went out|was out] with [friends|a big group] {timeRef} and loved it',
   ],
-  worrySuffix: [
-    'though I am a bit worried about {aspect}',
-    'and I keep overthinking {aspect}',
-    'which is stressing me out a little',
-    'and I am worried I will get it wrong',
-    'I am nervous it will go wrong {dayRef}',
-    'and it is keeping me up at night',
+  extravertLow: [
+    '[anyway|well], that is all from me about {topic}',
+    'keeping this [brief|short] about {aspect}, I am not much of a talker',
+    'I mostly kept to myself {timeRef}',
+    '[quiet|slow] [week|weekend] on my end, I stayed home {timeRef}',
+    'I [stayed home|was home alone] {timeRef}, which suited me',
+    'I skipped the [party|team dinner|get-together] on {day} again',
+    'I needed some time on my own {timeRef}',
   ],
-  bluntPrefix: ['just tell me straight', 'skip the fluff', 'no lectures please', 'do not waste my time'],
-  politeSuffix: ['if you do not mind', 'thanks so much', 'no rush at all', 'I really appreciate it'],
-  curiousPrefix: ['I am curious', 'I love trying new things', 'I want to explore something new'],
-  plannerPrefix: ['I made a list already', 'to keep it organised', 'I like to plan ahead'],
-  reservedPrefix: [
-    'I will keep this short',
-    'I am keeping to myself lately, so briefly',
-    'not one for big chats, so briefly',
+  neuroticHigh: [
+    'I am [a bit|really|quite] anxious about {aspect}[, to be honest|]',
+    '{aspect} has me on edge',
+    'I keep second-guessing myself about {topic}',
+    'I feel stressed just [thinking|reading] about {aspect}',
+    'I am scared I will mess up {aspect}',
+    'I have been so tense since {day}',
+    'I am nervous about how {topic} will turn out',
+    'I feel [overwhelmed|swamped] by {aspect}',
+    '{aspect} is making me uneasy',
+    'I am worried about {aspect}, to be honest',
+    'I slept badly {timeRef} because of {topic}',
+  ],
+  neuroticLow: [
+    'I am [pretty|fairly|quite] relaxed about {aspect} either way',
+    'I feel calm about {topic}',
+    'no stress about {aspect}, I am happy to see where it goes',
+    'I am feeling at ease [since {day}|{timeRef}|about {aspect}]',
+    'whatever happens with {topic}, I will be fine',
+    'I am not too bothered about {aspect}',
+  ],
+  agreeableHigh: [
+    'thank you for being so patient with me about {topic}',
+    'I really appreciate your help with {aspect}',
+    'thanks a lot, you are always [kind|helpful] about {topic}',
+    'please take your time with {aspect}',
+    'sorry for all the questions about {topic}, and thank you',
+    'I am grateful for the help with {aspect}',
+  ],
+  agreeableLow: [
+    'just give me the [answer|short version] on {aspect}',
+    'do not bother with the [pep talk|small talk] about {topic}',
+    'get to the point about {aspect}, I hate [waffle|rambling]',
+    'spare me the [lecture|sermon] on {topic}',
+    'stop being so vague about {aspect}',
+    'I do not want a [speech|lecture] about {topic}, just the facts',
+  ],
+  openHigh: [
+    'I would love to try something [completely|totally] different with {topic}',
+    'I am curious what else is out there for {topic}',
+    'I keep wondering what a new approach to {topic} would look like',
+    'maybe I should experiment with {aspect}',
+    'I like the idea of exploring something new for {topic} [this weekend|next week|soon]',
+    'I signed up for [a pottery class|an improv workshop|a language exchange] {timeRef} just to try it',
+  ],
+  openLow: [
+    'I would rather stick with what I know for {topic}',
+    'I prefer the usual way of doing {topic}',
+    'I am happy with the familiar [options|choices] for {topic}',
+    'I do not need anything fancy for {topic}, the usual is fine',
+  ],
+  conscientiousHigh: [
+    'I already put {topic} on my schedule for {day}',
+    'I wrote out a checklist for {aspect}',
+    'I want to get {aspect} organised [properly|early]',
+    'I like having {aspect} prepared ahead of time',
+    'I blocked out {day} evening in my calendar for {topic}',
+    'I have [a spreadsheet|a plan|a timeline] for {aspect} already',
+  ],
+  conscientiousLow: [
+    'I will probably sort out {aspect} at the last minute',
+    'I have not really planned {topic} at all',
+    'I keep forgetting to deal with {aspect}',
+    'I lost track of {topic} again {timeRef}',
   ],
 } as const;

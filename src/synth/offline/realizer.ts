@@ -33,11 +33,20 @@ export interface OfflineRealizerOptions {
 /** Plan topic labels as a person says them (never the label itself: "people in my life comes up"). */
 const SPOKEN_LABELS: Readonly<Record<string, string>> = {
   'people in my life': 'friends and family',
-  photos: 'the photos I take',
+  photos: 'my photos',
   'about me': 'my background',
   routines: 'my daily routine',
   'how I have been feeling': 'my mood lately',
 };
+
+/**
+ * A topic in the assistant's voice: "my photos" → "your photos".
+ *
+ * @example assistantVoice('my plan to run a marathon') // 'your plan to run a marathon'
+ */
+export function assistantVoice(topic: string): string {
+  return topic.replace(/\bmy\b/g, 'your').replace(/\bI\b/g, 'you');
+}
 
 /**
  * The subject a plan topic label names, in words: "preferences: durian" → its slot's subject
@@ -53,6 +62,11 @@ export function speakableTopic(plan: UserPlan, label: string): string {
     // The subject in words ("Thai food"), never the preference itself before the user says it.
     const pref = plan.preferences.find((p) => p.keywords[0] === subject);
     if (pref !== undefined) return slotTopic(pref.slot);
+  }
+  if (label.startsWith('goals')) {
+    // "goals: driving test" → "my plan to pass the driving test": a noun phrase any template takes.
+    const goal = plan.goals.find((g) => g.keywords[0] === subject);
+    if (goal !== undefined) return `my plan to ${goal.description}`;
   }
   return subject;
 }
@@ -80,6 +94,7 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           round.round,
           request.attempt,
         );
+        const topic = speakableTopic(plan, topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!);
         const ctx: RoundContext = {
           view,
           round,
@@ -87,10 +102,8 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           // The personality at this round, not at the chunk's start: a shift said in the chunk shows from then on.
           style: styleFor(view.personalityAt(new Date(round.time).toISOString())),
           name,
-          topic: speakableTopic(
-            plan,
-            topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!,
-          ),
+          topic,
+          assistantTopic: assistantVoice(topic),
           slip: slipOf(plan, session.index, round.round),
         };
         const key = `${plan.userId}\u0000${session.index}\u0000${request.attempt}`;

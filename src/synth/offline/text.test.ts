@@ -5,7 +5,8 @@ describe('withKeywords', () => {
   it.each([
     ['spicy Sichuan hotpot', ['Sichuan', 'hotpot'], 'spicy Sichuan hotpot'],
     ['spicy food', ['hotpot'], 'spicy food, especially hotpot'],
-    ['Scandinavian furniture', ['scandinavian'], 'scandinavian furniture'],
+    ['Scandinavian furniture', ['scandinavian'], 'Scandinavian furniture'],
+    ['every Sunday morning', ['sunday'], 'every Sunday morning'],
     ['', ['a', 'b'], 'a and b'],
   ])('%s + %j → %s', (phrase, keywords, expected) => {
     expect(withKeywords(phrase, keywords)).toBe(expected);
