@@ -17,20 +17,20 @@ export interface ReadSentence {
 
 type Nlp = ReturnType<typeof winkNLP>;
 let nlp: Nlp | null = null;
+let tagger: Nlp | null = null;
 
 function reader(): Nlp {
   nlp ??= winkNLP(model, ['sbd', 'negation', 'sentiment', 'pos']);
   return nlp;
 }
 
-/**
- * Splits a text into sentences and reads each (tokens, POS, sentiment). The `<image>`
- * placeholder is not text and is left out.
- *
- * @example readSentences('I love it! It is great.')[0].pos // ['PRON', 'VERB', 'PRON', 'PUNCT']
- */
-export function readSentences(text: string): ReadSentence[] {
-  const nlp = reader();
+/** Sentences and POS only: about three times faster than the full reader (no sentiment). */
+function shapeReader(): Nlp {
+  tagger ??= winkNLP(model, ['sbd', 'pos']);
+  return tagger;
+}
+
+function read(nlp: Nlp, text: string, sentiment: boolean): ReadSentence[] {
   const its = nlp.its;
   const doc = nlp.readDoc(text.replace(/<image>/g, ' ').trim());
   const out: ReadSentence[] = [];
@@ -40,10 +40,30 @@ export function readSentences(text: string): ReadSentence[] {
       text: sentence.out(),
       tokens: tokens.out(its.value) as string[],
       pos: tokens.out(its.pos) as string[],
-      sentiment: Number(sentence.out(its.sentiment)),
+      sentiment: sentiment ? Number(sentence.out(its.sentiment)) : 0,
     });
   });
   return out;
+}
+
+/**
+ * Splits a text into sentences with their tokens and POS tags, without sentiment (`sentiment` is
+ * 0): the fast reading for sentence shapes.
+ *
+ * @example tagSentences('I love it! It is great.')[1].pos // ['PRON', 'AUX', 'ADJ', 'PUNCT']
+ */
+export function tagSentences(text: string): ReadSentence[] {
+  return read(shapeReader(), text, false);
+}
+
+/**
+ * Splits a text into sentences and reads each (tokens, POS, sentiment). The `<image>`
+ * placeholder is not text and is left out.
+ *
+ * @example readSentences('I love it! It is great.')[0].pos // ['PRON', 'VERB', 'PRON', 'PUNCT']
+ */
+export function readSentences(text: string): ReadSentence[] {
+  return read(reader(), text, true);
 }
 
 /**

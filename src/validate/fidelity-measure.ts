@@ -8,8 +8,8 @@ import { personaMemMessages, personaMemTargets, placeQuestions } from '../export
 import type { ExportConfig } from '../schemas/export-config.js';
 import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
-import { driftCauseProblem } from './rules/drift-causes.js';
 import { replyProblems } from './reply-agreement.js';
+import { driftCauseProblem } from './rules/drift-causes.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
 import { photoDescriptionProblems } from './rules/photo-description.js';
@@ -161,7 +161,11 @@ export interface FidelityPartial {
   skeletons: Array<[string, number]>;
 }
 
-/** Every how-many-th round's turns are parsed (the text-shape sample). */
+/**
+ * The text-shape sample: user turns of every `PARSE_USER_EVERY`-th round (templates are judged
+ * on them, so small runs still have a few hundred), assistant turns of every `PARSE_EVERY`-th.
+ */
+export const PARSE_USER_EVERY = 2;
 export const PARSE_EVERY = 4;
 
 /**
@@ -279,7 +283,7 @@ export function measureUserFidelity(
   };
   for (const session of dialogue.sessions) {
     for (const turn of session.turns) {
-      if (turn.round % PARSE_EVERY === 0) {
+      if (turn.round % (turn.speaker === 'user' ? PARSE_USER_EVERY : PARSE_EVERY) === 0) {
         const parsed = parsedShape(turn.text);
         n.parsedTurns++;
         if (parsed.fragments.length > 0) n.fragmentTurns++;

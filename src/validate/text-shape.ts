@@ -4,7 +4,7 @@
  * content words abstracted), stock openings and endings repeated across turns, ungrammatical
  * joins (fragments), and proper nouns written in lower case.
  */
-import { type ReadSentence, readSentences } from '../util/nlp.js';
+import { type ReadSentence, tagSentences } from '../util/nlp.js';
 
 /** POS tags whose words are content (abstracted in a skeleton); the rest are kept as words. */
 const CONTENT = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV', 'NUM', 'INTJ', 'X', 'SYM']);
@@ -25,7 +25,7 @@ const DAYS_AND_MONTHS =
  * A sentence's template shape: function words kept, each run of content words one `_`. Null for
  * sentences too short to be a template.
  *
- * @example sentenceSkeleton(readSentences('I really love tonkotsu ramen on Fridays.')[0]) // 'i _ on _ .'
+ * @example sentenceSkeleton(tagSentences('I really love tonkotsu ramen on Fridays.')[0]) // 'i _ on _ .'
  */
 export function sentenceSkeleton(sentence: ReadSentence): string | null {
   if (sentence.tokens.length < MIN_SKELETON_TOKENS) return null;
@@ -43,7 +43,7 @@ export function sentenceSkeleton(sentence: ReadSentence): string | null {
  * between ("a few the photos"), a word said twice in a row, a preposition with no object before
  * the next ("for on your day off"), and a sentence of eight or more words with no verb.
  *
- * @example fragmentProblems(readSentences('Should I compare a few the photos options?')[0]) // ['determiner after determiner: "the"']
+ * @example fragmentProblems(tagSentences('Should I compare a few the photos options?')[0]) // ['determiner after determiner: "the"']
  */
 export function fragmentProblems(sentence: ReadSentence): string[] {
   const { tokens, pos } = sentence;
@@ -120,7 +120,7 @@ export interface ParsedShape {
 export function parsedShape(text: string): ParsedShape {
   const skeletons = new Set<string>();
   const fragments: string[] = [];
-  for (const sentence of readSentences(text)) {
+  for (const sentence of tagSentences(text)) {
     const skeleton = sentenceSkeleton(sentence);
     if (skeleton !== null) skeletons.add(skeleton);
     fragments.push(...fragmentProblems(sentence));

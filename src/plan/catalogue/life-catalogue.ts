@@ -121,8 +121,8 @@ export const HABITS: readonly HabitSpec[] = [
     timeOfDay: 'night',
   },
   {
-    description: 'meal-preps lunches every Sunday afternoon',
-    keywords: ['meal-prep', 'sunday'],
+    description: 'does meal prep for the week every Sunday afternoon',
+    keywords: ['meal prep', 'sunday'],
     dayOfWeek: 0,
     timeOfDay: 'afternoon',
   },

@@ -6,14 +6,9 @@ import type { ChunkRound, CompactState } from '../realizer.js';
 import type { Slip } from '../slips.js';
 import { BANKS, TEMPLATES } from './banks.js';
 import { factInFirstPerson, withoutOwnName } from './facts.js';
-import {
-  ASSISTANT_TEMPLATES,
-  NOISE_BANKS,
-  NOISE_TEMPLATES,
-  SLOT_TEMPLATES,
-  STYLE_CLAUSES,
-} from './phrases.js';
+import { ASSISTANT_TEMPLATES, NOISE_BANKS, NOISE_TEMPLATES, SLOT_TEMPLATES } from './phrases.js';
 import type { UserStyle } from './style.js';
+import { STYLE_CLAUSES } from './style-clauses.js';
 import { firstPerson, withKeywords } from './text.js';
 
 /** Everything the offline composer needs for one round. */
@@ -40,10 +35,16 @@ interface Piece {
   question: boolean;
 }
 
-/** Capitalizes unless that would break a case-sensitive keyword at the start. */
+/**
+ * Capitalizes the sentence's first letter (keywords match in any case, src/synth/check.ts),
+ * unless it starts a keyword spelt with an inner capital ("iPhone").
+ */
 function finish(piece: Piece, punctuation: string): string {
   const done = sentence(piece.text, piece.question ? '?' : punctuation);
-  if (piece.keywords.every((keyword) => !piece.text.includes(keyword) || done.includes(keyword))) return done;
+  const innerCapital = piece.keywords.some(
+    (keyword) => /^[a-z]+[A-Z]/.test(keyword) && piece.text.trimStart().startsWith(keyword),
+  );
+  if (!innerCapital) return done;
   const raw = piece.text.trim().replace(/\s+/g, ' ');
   return /[.!?]$/.test(raw) ? raw : raw + (piece.question ? '?' : punctuation);
 }
@@ -146,7 +147,12 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
   } else if (slot.kind === 'image' && image !== undefined) {
     // The photo's subject (its objects' names), not its caption.
     const names = [...new Set(image.objects.map((object) => object.name))];
-    vars.kwCaption = withKeywords(`the ${names.join(' and the ')}`, keywords);
+    const things = names.map((name) => `the ${name}`);
+    const last = things.pop();
+    vars.kwCaption = withKeywords(
+      things.length === 0 ? `${last}` : `${things.join(', ')} and ${last}`,
+      keywords,
+    );
     text = GRAMMAR.pick(SLOT_TEMPLATES.image!, vars, rng);
   } else {
     const persona = plan.enriched.persona;
@@ -207,7 +213,8 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
   for (const [bank, chance] of slipRound || photoRound ? [] : style.banks) {
     if (!rng.chance(chance)) continue;
     const said: Piece = { text: GRAMMAR.expand(`{${bank}}`, vars, rng), keywords: [], question: false };
-    if (rng.chance(0.5)) pieces.unshift(said);
+    // "I am anxious about it" follows what "it" is.
+    if (!/\b(?:it|this)\b/i.test(said.text) && rng.chance(0.5)) pieces.unshift(said);
     else pieces.push(said);
     break;
   }

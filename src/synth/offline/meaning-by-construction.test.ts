@@ -17,7 +17,7 @@ import { createRng } from '../../util/rng.js';
 import { meaningProblems, slotExpectations } from '../meaning.js';
 import type { PlanView } from '../plan-view.js';
 import { composeUserTurn, type RoundContext } from './compose.js';
-import { STYLE_CLAUSES } from './phrases.js';
+import { STYLE_CLAUSES } from './style-clauses.js';
 
 const T = '2024-03-01T10:00:00.000Z';
 const conditions = Object.values(CONDITIONS).flat();

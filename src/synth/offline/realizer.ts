@@ -94,7 +94,10 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           round.round,
           request.attempt,
         );
-        const topic = speakableTopic(plan, topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!);
+        const topic = speakableTopic(
+          plan,
+          topics[Math.min(topics.length - 1, Math.floor(round.round / perTopic))]!,
+        );
         const ctx: RoundContext = {
           view,
           round,
