@@ -9,7 +9,7 @@ import { factInFirstPerson, withoutOwnName } from './facts.js';
 import { ASSISTANT_TEMPLATES, NOISE_BANKS, NOISE_TEMPLATES, SLOT_TEMPLATES } from './phrases.js';
 import type { UserStyle } from './style.js';
 import { STYLE_CLAUSES } from './style-clauses.js';
-import { firstPerson, withKeywords } from './text.js';
+import { agreement, firstPerson, withKeywords } from './text.js';
 
 /** Everything the offline composer needs for one round. */
 export interface RoundContext {
@@ -93,12 +93,14 @@ export function driftText(
   if (opened !== undefined && closed !== undefined) {
     vars.prev = closed.item;
     vars.kwItem = withKeywords(opened.item, keywords);
+    Object.assign(vars, agreement(opened.item));
     vars.from = GRAMMAR.pick(SLOT_TEMPLATES[`driftFrom${cap(closed.polarity)}`]!, vars, rng);
     vars.to = GRAMMAR.pick(SLOT_TEMPLATES[`driftTo${cap(opened.polarity)}`]!, vars, rng) + condition;
     return GRAMMAR.pick(SLOT_TEMPLATES[`driftModify${implicit}`]!, vars, rng);
   }
   const pref = (opened ?? closed) as Preference;
   vars.kwItem = withKeywords(pref.item, keywords);
+  Object.assign(vars, agreement(pref.item));
   const op = opened === undefined ? 'Delete' : 'Add';
   return GRAMMAR.pick(SLOT_TEMPLATES[`drift${op}${cap(pref.polarity)}${implicit}`]!, vars, rng) + condition;
 }
@@ -117,6 +119,8 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
   const image = plan.images.find((i) => i.id === (slot.imageId ?? slot.refId));
   if (pref !== undefined) {
     vars.kwItem = withKeywords(pref.item, keywords);
+    Object.assign(vars, agreement(pref.item));
+  Object.assign(vars, agreement(pref.item));
     text = GRAMMAR.pick(SLOT_TEMPLATES[pref.polarity]!, vars, rng);
     if (pref.condition !== null)
       text += GRAMMAR.pick(SLOT_TEMPLATES.condition!, { when: pref.condition.when }, rng);
@@ -191,7 +195,7 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
   const photoRound = ctx.round.images.length > 0 && /\d/.test(ctx.topic);
   const countedTopic = photoRound;
   // A slot turn sometimes says a little about the day too, as people do.
-  if (pieces.length > 0 && ctx.round.noise === null && !countedTopic && rng.chance(ctx.style.verbose * 0.4))
+  if (pieces.length > 0 && ctx.round.noise === null && !countedTopic && rng.chance(ctx.style.verbose * 0.6))
     pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
   if (pieces.length === 0) {
     const question = rng.chance(0.6);
@@ -256,6 +260,7 @@ function slotReply(ctx: RoundContext, slot: EvidenceSlot, vars: Record<string, s
   vars.kw = slot.keywords[0] ?? vars.topic ?? '';
   if (pref !== undefined) {
     vars.item = pref.item;
+    Object.assign(vars, agreement(pref.item));
     return pref.polarity;
   }
   if (drift !== undefined) {
@@ -267,6 +272,7 @@ function slotReply(ctx: RoundContext, slot: EvidenceSlot, vars: Record<string, s
     }
     const side = (opened ?? closed) as Preference;
     vars.item = side.item;
+    Object.assign(vars, agreement(side.item));
     return `drift${opened === undefined ? 'Delete' : 'Add'}${cap(side.polarity)}`;
   }
   if (slot.kind === 'relationship') {
@@ -298,9 +304,6 @@ const ON_TOPIC: Readonly<Record<string, string>> = {
   relationship: 'asFor',
   relationshipCloser: 'asFor',
   irrelevant: 'asFor',
-  exploratory: 'asFor',
-  on_behalf: 'asFor',
-  impulse: 'asFor',
 };
 
 /** Reply keys after which advice about the topic reads as an answer (not after a change or a loss). */

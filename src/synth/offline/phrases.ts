@@ -6,12 +6,12 @@
 export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   like: [
     'I [really|honestly|genuinely] [love|adore|cannot get enough of] {kwItem}',
-    '{kwItem} is [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and {timeRef} proved it again',
+    '{kwItem} {is} [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and {timeRef} proved it again',
     '{timeRef} I was reminded how much I [enjoy|like|love] {kwItem}',
     'if I could pick anything for {day}, it would be {kwItem}, [no question|every time|hands down]',
     '[fun fact about me|if you are wondering], I am a big fan of {kwItem}',
     '[my friends know|my family knows|my partner knows] how much I love {kwItem}',
-    '{kwItem} never gets old for me',
+    '{kwItem} never {gets} old for me',
     'nothing beats {kwItem} [on the weekend|after a long day|for me]',
     '[one thing I really enjoy|something I always enjoy|a small joy of mine] is {kwItem}',
   ],
@@ -20,7 +20,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'please never suggest {kwItem} to me for {day}, it is [not my thing|a hard no|just not for me]',
     'whatever we plan for {topic}, please leave out {kwItem}, [it is not my thing|I really dislike it]',
     '{timeRef} I was reminded that I [dislike|do not enjoy|really avoid] {kwItem}',
-    '{kwItem} is [really|just] not for me',
+    '{kwItem} {is} [really|just] not for me',
     'I [always|usually] avoid {kwItem} [if I can|when I can]',
     '[my friends know|my family knows] I steer clear of {kwItem}',
     'I do not like {kwItem} [at all|one bit|much]',
@@ -48,10 +48,10 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   ],
   driftDeleteLike: [
     'I [stopped|gave up on|quit] {kwItem}, because {cause}',
-    '{cause}, so {kwItem} is no longer part of my life',
+    '{cause}, so {kwItem} {is} no longer part of my life',
   ],
   driftDeleteDislike: [
-    '{kwItem} does not bother me any more, because {cause}',
+    '{kwItem} {does} not bother me any more, because {cause}',
     '{cause}, so I no longer mind {kwItem}',
   ],
   driftDeleteLikeImplicit: [
@@ -59,7 +59,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'come to think of it, I am done with {kwItem} - it just stopped appealing',
   ],
   driftDeleteDislikeImplicit: [
-    '{kwItem} does not bother me any more, {timeRef} it was actually fine',
+    '{kwItem} {does} not bother me any more - {timeRef} it was actually fine',
     'I no longer mind {kwItem}, [funny how that goes|who knew]',
   ],
   driftFromLike: ['I used to [love|be into|enjoy] {prev}', 'I am done with {prev} these days'],
@@ -156,8 +156,8 @@ export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '[totally unrelated|random question|off topic|nothing to do with anything|silly question], but {trivia}?',
     '[quick tangent|random thought|a question for you|here is a weird one]: why do {oddity}? It crossed my mind {timeRef}',
     '[completely different thing|totally off topic|while I think of it|changing the subject] - do you know why {oddity}?',
-    '{timeRef} I wondered {trivia} - any idea?',
-    '[something silly|a bit random|do not laugh]: I was asked {trivia} {timeRef} and had no clue',
+    '[a question popped into my head|I got curious about something] {timeRef}: {trivia}?',
+    '[something silly|a bit random|do not laugh] - {trivia}? Someone asked me {timeRef} and I had no clue',
   ],
   exploratory: [
     '[just browsing, but|no plans yet, but|purely out of curiosity,|not buying anything, but] what is {explore} like?',
@@ -281,19 +281,19 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   // to drift turns answer the drift).
   driftAddLike: [
     '{react}, {item} lately - [good to know|noted]; I will suggest it from now on',
-    '{react}[, {name}|], {item} is new for you then - I will keep it in mind',
+    '{react}[, {name}|], {item} {is} new for you then - I will keep it in mind',
   ],
   driftAddDislike: [
-    '{calmReact}, so {item} is out for you now - [understood|noted]; I will leave it out of my suggestions',
-    '{calmReact}[, {name}|], {item} is off the list from now on then; I will not suggest it',
+    '{calmReact}, so {item} {is} out for you now - [understood|noted]; I will leave it out of my suggestions',
+    '{calmReact}[, {name}|], {item} {is} off the list from now on then; I will not suggest it',
   ],
   driftDeleteLike: [
-    '{calmReact}, so {item} is not part of your life any more - [understood|noted]; I will stop suggesting it',
+    '{calmReact}, so {item} {is} not part of your life any more - [understood|noted]; I will stop suggesting it',
     '{calmReact}[, {name}|], you are done with {item} then; I will not bring it up',
   ],
   driftDeleteDislike: [
-    '{react}, so {item} does not bother you any more - [noted|good to know]; I will not rule it out from now on',
-    '{react}[, {name}|], {item} is fine for you now then; I will update my notes',
+    '{react}, so {item} {does} not bother you any more - [noted|good to know]; I will not rule it out from now on',
+    '{react}[, {name}|], {item} {is} fine for you now then; I will update my notes',
   ],
   driftModify: [
     '{calmReact}, so {fromPart}, and {toPart} - [thanks for the update|noted]; I will adjust my suggestions',
@@ -351,6 +351,19 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   noise: [
     '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - I am not sure off the top of my head, but [happy to look it up|we can look it up {dayRef}|I can find out {dayRef}]',
     '{react}[, {name}|] - [a quick|a short|a small] [detour|tangent|aside], [happy to|no problem]; then [we can get back to|back to] {topic} whenever you like',
+  ],
+  // Noise rounds answered as what they are: a look at something new, a gift for someone, an urge.
+  exploratory: [
+    '{react}, [good question|fair question] - [it depends on what you want from it|most people say it is worth a try]; a [taster session|cheap first try|short trial] is usually the easiest way to find out',
+    '{react}[, {name}|] - no commitment needed; [reading a few beginner reviews|trying it once with a friend] would tell you a lot',
+  ],
+  on_behalf: [
+    '{react}, happy to help - what are they into, and what is your budget?',
+    '{react}[, {name}|], a gift for someone else - [nice|lovely]; tell me a bit about what they like and I will suggest a few things',
+  ],
+  impulse: [
+    '{react}, [fair enough|I know that feeling] - if it still sounds good [tomorrow|in a week], it might be worth it',
+    '{react}[, {name}|], [cravings like that usually pass|sleep on it] - [no need to decide now|you can decide later]',
   ],
   // Second sentences that stay on what the user just said.
   afterChange: [

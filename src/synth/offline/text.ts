@@ -58,3 +58,25 @@ export function firstPerson(statement: string): string {
     .replace(/\bthey\b/g, 'I');
   return text;
 }
+
+const PREPOSITIONS = new Set(['with', 'of', 'for', 'on', 'in', 'at', 'from', 'without', 'by', 'before', 'after']);
+
+/**
+ * Whether a noun phrase is plural, read from its head noun (the last word before a preposition):
+ * "city breaks with museums" is, "dim sum" and "collecting vinyl records" (an activity) are not.
+ * Templates say "{kwItem} {is} not for me" with the verb this picks.
+ *
+ * @example isPlural('city breaks with museums') // true
+ */
+export function isPlural(phrase: string): boolean {
+  const words = phrase.toLowerCase().split(/\s+/).filter((word) => word !== '');
+  if (/ing$/.test(words[0] ?? '')) return false;
+  const cut = words.findIndex((word, i) => i > 0 && PREPOSITIONS.has(word));
+  const head = (cut > 0 ? words.slice(0, cut) : words).at(-1) ?? '';
+  return /[^su']s$/.test(head) && !/(?:ss|us|is|news|series)$/.test(head);
+}
+
+/** The verbs that agree with an item as subject: `{is}`, `{does}`, `{gets}`. */
+export function agreement(item: string): { is: string; does: string; gets: string } {
+  return isPlural(item) ? { is: 'are', does: 'do', gets: 'get' } : { is: 'is', does: 'does', gets: 'gets' };
+}
