@@ -18,8 +18,9 @@ const HEADS = new Set(['for', 'of', 'to', 'with', 'at', 'from', 'into']);
 const NOT_AN_OBJECT = new Set(['on', 'in', 'at', 'for', 'of', 'to', 'with', 'by', 'into']);
 /** Sentences of at least this many words with no verb are fragments. */
 const VERBLESS_WORDS = 8;
+/** Names English always capitalises: days, months (not "may", "march"), nationalities and languages, countries and cities. */
 const DAYS_AND_MONTHS =
-  /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|april|june|july|august|september|october|november|december)\b/;
+  /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|april|june|july|august|september|october|november|december|thai|indian|chinese|japanese|korean|italian|french|mexican|spanish|greek|scandinavian|english|american|british|german|vietnamese|cantonese|sichuan|turkish|lebanese|moroccan|ethiopian|georgian|peruvian|iceland|japan|paris|london|tokyo|kindle)\b/;
 
 /**
  * A sentence's template shape: function words kept, each run of content words one `_`. Null for
@@ -98,7 +99,7 @@ export function turnEdges(text: string): { opening: string; ending: string } {
 }
 
 /**
- * Day and month names written in lower case ("every sunday morning").
+ * Proper names written in lower case ("every sunday morning", "thai green curry").
  *
  * @example lowercaseNames('I have dim sum every sunday morning.') // ['sunday']
  */

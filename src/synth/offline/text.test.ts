@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstPerson, withKeywords } from './text.js';
+import { firstPerson, isPlural, withKeywords } from './text.js';
 
 describe('withKeywords', () => {
   it.each([
@@ -23,5 +23,21 @@ describe('firstPerson', () => {
     ['The user tries new recipes', 'I try new recipes'],
   ])('%s → %s', (statement, expected) => {
     expect(firstPerson(statement)).toBe(expected);
+  });
+});
+
+describe('isPlural', () => {
+  it.each([
+    ['city breaks with museums', true],
+    ['heavily scented lotions', true],
+    ['e-books on a Kindle', true],
+    ['yoga classes', true],
+    ['dim sum', false],
+    ['collecting vinyl records', false],
+    ['weekend brunch with eggs benedict', false],
+    ['hummus', false],
+    ['chess', false],
+  ])('%s → %s', (phrase, plural) => {
+    expect(isPlural(phrase)).toBe(plural);
   });
 });

@@ -59,7 +59,19 @@ export function firstPerson(statement: string): string {
   return text;
 }
 
-const PREPOSITIONS = new Set(['with', 'of', 'for', 'on', 'in', 'at', 'from', 'without', 'by', 'before', 'after']);
+const PREPOSITIONS = new Set([
+  'with',
+  'of',
+  'for',
+  'on',
+  'in',
+  'at',
+  'from',
+  'without',
+  'by',
+  'before',
+  'after',
+]);
 
 /**
  * Whether a noun phrase is plural, read from its head noun (the last word before a preposition):
@@ -69,7 +81,10 @@ const PREPOSITIONS = new Set(['with', 'of', 'for', 'on', 'in', 'at', 'from', 'wi
  * @example isPlural('city breaks with museums') // true
  */
 export function isPlural(phrase: string): boolean {
-  const words = phrase.toLowerCase().split(/\s+/).filter((word) => word !== '');
+  const words = phrase
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
   if (/ing$/.test(words[0] ?? '')) return false;
   const cut = words.findIndex((word, i) => i > 0 && PREPOSITIONS.has(word));
   const head = (cut > 0 ? words.slice(0, cut) : words).at(-1) ?? '';
