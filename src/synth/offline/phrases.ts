@@ -12,7 +12,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '[fun fact about me|if you are wondering], I am a big fan of {kwItem}',
     'I have always [loved|enjoyed] {kwItem}',
     '{kwItem} never {gets} old for me',
-    'nothing beats {kwItem} [on the weekend|after a long day|for me]',
+    'nothing beats {kwItem}, [especially on weekends|after a long day|if you ask me]',
     '[one thing I really enjoy|something I always enjoy|a small joy of mine] is {kwItem}',
   ],
   dislike: [
@@ -117,7 +117,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'sharing a quick shot of {kwCaption}',
     'tell me what you think of this shot of {kwCaption}',
     'I could not resist photographing {kwCaption} {photoTime}',
-    'took this {photoTime} - {kwCaption}',
+    'took this shot {photoTime} - {kwCaption}',
   ],
   // The concept's name and what it is ("Pepper, my gift box") end the sentence or are closed by a comma.
   concept: [
@@ -131,7 +131,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'I could not resist another picture of {kwConcept}',
     'guess who I photographed {photoTime}? {kwConcept}',
     'I have one more photo for you, of {kwConcept}',
-    'say hello to {kwConcept} - I took this {photoTime}',
+    'say hello to {kwConcept} - I took the picture {photoTime}',
     'I wanted to show you {kwConcept}, photographed {photoTime}',
     'look who I caught on camera {photoTime}: {kwConcept}',
     '{kwConcept}, in a photo I took {photoTime}',
@@ -142,10 +142,10 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   ],
   imagePlain: [
     'here is a snapshot I took {photoTime}',
-    'I took this {photoTime}',
+    'I took this one {photoTime}',
     'I took this photo {photoTime}',
     'a photo from my phone, {photoTime}',
-    'snapped this {photoTime}',
+    'snapped this one {photoTime}',
     'one more photo, taken {photoTime}',
   ],
 };

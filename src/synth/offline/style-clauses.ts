@@ -86,7 +86,7 @@ export const STYLE_CLAUSES = {
     'I tried a [Georgian|Ethiopian|Peruvian] restaurant [last week|over the weekend] and loved the surprise',
     'new ideas always get me excited',
     'maybe I should experiment a little',
-    'I picked up a [poetry book|documentary|philosophy podcast] on a whim {photoTime}',
+    'I picked up [some poetry|a documentary|a philosophy podcast] on a whim {photoTime}',
   ],
   openLow: [
     'I would rather stick with what I know',
