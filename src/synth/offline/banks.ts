@@ -317,6 +317,21 @@ export const TEMPLATES = {
     '{adviceLead} {adviceAction}, then see how you feel {dayRef}',
     '{adviceLead} {adviceAction}; the rest can wait until {day}',
   ],
+  // Why the advice helps: one more sentence on it, never on another subject.
+  adviceWhy: [
+    'small steps are much easier to keep up than big plans',
+    'that way you can see what works before you spend much time or money on it',
+    'it keeps things manageable on busy days',
+    'most people find the first week the hardest, so going easy at the start helps',
+    'it also gives you something concrete to look forward to',
+    'writing things down makes it easier to notice what is actually working',
+    'having a fixed time for it means you do not have to decide every day',
+    'if it does not work out, you have lost very little',
+    'it is easier to adjust a plan once you have tried a small part of it',
+    'people who start small tend to stick with things for longer',
+    'a bit of structure usually takes the pressure off',
+    'you can always make it more ambitious later',
+  ],
   assistantFollow: ['{followUp}', '{followUp}, {name}', '[also|and|one more thing], {followUp}'],
   assistantReassure: [
     '{reassure}, and we can adjust {aspect} {dayRef}',

@@ -334,17 +334,22 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
   const focused = !(key === 'ack' || ADVISABLE.has(key));
   const terse = ctx.style.terse;
   const onTopic = ON_TOPIC[key] ?? (key.startsWith('drift') ? 'afterChange' : null);
+  const change = key.startsWith('drift') || key === 'goal_abandoned' || key === 'relationshipApart';
+  if (change && rng.chance(terse ? 0.3 : 0.6))
+    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES.changeNote!, vars, rng)));
   if (onTopic !== null && rng.chance(terse ? 0.5 : 0.7))
     out.push(
       sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[onTopic]!, vars, rng), onTopic === 'asFor' ? '.' : '?'),
     );
-  if (!focused && rng.chance(terse ? 0.6 : 0.9))
+  if (!focused && rng.chance(terse ? 0.6 : 0.9)) {
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
+    if (rng.chance(terse ? 0.4 : 0.9)) out.push(sentence(GRAMMAR.pick(TEMPLATES.adviceWhy, vars, rng)));
+  }
   // The chunk's state is taken at its first round: drop preferences that ended since then.
   const known = ctx.state.known.filter(
     (pref) => pref.validUntil === null || ctx.round.time < Date.parse(pref.validUntil),
   );
-  if ((!focused || onTopic === 'asFor') && known.length > 0 && rng.chance(0.35))
+  if ((!focused || onTopic === 'asFor') && known.length > 0 && rng.chance(0.5))
     out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
   if (!focused && ctx.style.banks.some(([bank]) => bank === 'neuroticHigh') && rng.chance(0.3))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantReassure, vars, rng)));

@@ -364,6 +364,17 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{react}, [fair enough|I know that feeling] - if it still sounds good [tomorrow|in a week], it might be worth it',
     '{react}[, {name}|], [cravings like that usually pass|sleep on it] - [no need to decide now|you can decide later]',
   ],
+  // A word on the change itself, after a change of taste, a goal given up or a friendship cooling.
+  changeNote: [
+    'tastes change, and that is completely normal',
+    'it makes sense to update things when something no longer works for you',
+    'thanks for telling me - it helps me keep my suggestions right',
+    'I would rather know than keep suggesting the wrong things',
+    'plans and preferences shift over time, that is just life',
+    'it is good that you noticed what suits you now',
+    'I have made a note of it so I do not get it wrong later',
+    'no need to explain more than you want to',
+  ],
   // Second sentences that stay on what the user just said.
   afterChange: [
     'is there [anything|something] you would like [instead|in its place] {dayRef}',
