@@ -50,6 +50,19 @@ export const BANKS: Banks = {
     'the other day',
     'on the train',
   ],
+  // When something happened with someone: whole parts of a day, not "on the train".
+  dayTime: [
+    'this morning',
+    'last night',
+    'earlier today',
+    'yesterday afternoon',
+    'over the weekend',
+    'the other day',
+    'on Monday',
+    'after work',
+    'this week',
+    'on Saturday',
+  ],
   feeling: [
     'a bit torn',
     'on the fence',

@@ -307,7 +307,7 @@ const ON_TOPIC: Readonly<Record<string, string>> = {
 };
 
 /** Reply keys after which advice about the topic reads as an answer (not after a change or a loss). */
-const ADVISABLE = new Set(['like', 'goal_planned', 'goal_in_progress', 'statement', 'image', 'concept']);
+const ADVISABLE = new Set(['like', 'goal_planned', 'goal_in_progress', 'statement']);
 
 /**
  * The assistant reply: answers what the user said (a change of preference as a change, a goal

@@ -69,9 +69,9 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   driftModify: ['{from}, but {cause}, and {to}', '{cause}, so {to} - {from}'],
   driftModifyImplicit: ['{from}; {to}', '[funny thing|odd], {from} - {to}'],
   relationship: [
-    '{kwPerson} [dropped by|called me|texted me|had dinner with me] {timeRef}',
-    'I [spent time|caught up|talked for ages] with {kwPerson} {timeRef}',
-    '{kwPerson} [gave me advice|helped me out|made me laugh] {timeRef}',
+    '{kwPerson} [dropped by|called me|texted me|had dinner with me] {dayTime}',
+    'I [spent time|caught up|talked for ages] with {kwPerson} {dayTime}',
+    '{kwPerson} [gave me advice|helped me out|made me laugh] {dayTime}',
   ],
   relationshipCloser: [
     '{kwPerson} and I have grown closer lately - {note}',
