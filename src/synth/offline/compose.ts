@@ -194,9 +194,12 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
   // A photo turn whose topic names a count ("read 20 books") adds nothing that could contradict the photo.
   const photoRound = ctx.round.images.length > 0 && /\d/.test(ctx.topic);
   const countedTopic = photoRound;
-  // A slot turn sometimes says a little about the day too, as people do.
-  if (pieces.length > 0 && ctx.round.noise === null && !countedTopic && rng.chance(ctx.style.verbose * 0.6))
+  // A slot turn sometimes says a little about the day too, as people do (chatty people twice).
+  if (pieces.length > 0 && ctx.round.noise === null && !countedTopic && rng.chance(ctx.style.verbose)) {
     pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
+    if (rng.chance(ctx.style.verbose * 0.8))
+      pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
+  }
   if (pieces.length === 0) {
     const question = rng.chance(0.6);
     pieces.push({
@@ -343,17 +346,18 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
     );
   if (!focused && rng.chance(terse ? 0.6 : 0.9)) {
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
-    if (rng.chance(terse ? 0.4 : 0.9)) out.push(sentence(GRAMMAR.pick(TEMPLATES.adviceWhy, vars, rng)));
+    if (rng.chance(terse ? 0.2 : 0.45)) out.push(sentence(GRAMMAR.pick(TEMPLATES.adviceWhy, vars, rng)));
   }
   // The chunk's state is taken at its first round: drop preferences that ended since then.
   const known = ctx.state.known.filter(
     (pref) => pref.validUntil === null || ctx.round.time < Date.parse(pref.validUntil),
   );
-  if ((!focused || onTopic === 'asFor') && known.length > 0 && rng.chance(0.5))
+  if ((!focused || onTopic === 'asFor') && known.length > 0 && rng.chance(0.35))
     out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
-  if (!focused && ctx.style.banks.some(([bank]) => bank === 'neuroticHigh') && rng.chance(0.3))
+  const worried = ctx.style.banks.some(([bank]) => bank === 'neuroticHigh');
+  if (!focused && rng.chance(worried ? 0.6 : 0.35))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantReassure, vars, rng)));
-  if ((!focused || onTopic === 'asFor') && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.4 : 0.75))
+  if ((!focused || onTopic === 'asFor') && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.5 : 0.85))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantFollow, vars, rng), '?'));
   return out.join(' ');
 }

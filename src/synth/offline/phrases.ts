@@ -366,19 +366,18 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   ],
   // A word on the change itself, after a change of taste, a goal given up or a friendship cooling.
   changeNote: [
-    'tastes change, and that is completely normal',
-    'it makes sense to update things when something no longer works for you',
-    'thanks for telling me - it helps me keep my suggestions right',
-    'I would rather know than keep suggesting the wrong things',
-    'plans and preferences shift over time, that is just life',
-    'it is good that you noticed what suits you now',
-    'I have made a note of it so I do not get it wrong later',
-    'no need to explain more than you want to',
+    '[tastes change|preferences shift|people change], and that is [completely normal|perfectly fine|how it should be]',
+    'it makes sense to [update things|change course|move on] when something no longer [works for you|fits|feels right]',
+    '[thanks for telling me|good that you told me|thanks for the heads-up] - it helps me keep my suggestions [right|useful|on track]',
+    'I would rather know than keep [suggesting|recommending|bringing up] the wrong things',
+    'it is good that you [noticed|know|worked out] what suits you [now|these days|at the moment]',
+    'I have made a note of it [so I do not get it wrong later|for next time|for our next chats]',
+    'no need to explain [more than you want to|yourself|anything else]',
   ],
   // Second sentences that stay on what the user just said.
   afterChange: [
     'is there [anything|something] you would like [instead|in its place] {dayRef}',
-    'what changed your mind, if you do not mind me asking',
+    '[what changed your mind|what made you change your mind|how did that come about], if you do not mind me asking',
     'do you want a few ideas for {topic} that fit the change',
     'shall I update the plans we made for {topic}',
     'should I look for alternatives for {topic} {dayRef}',
