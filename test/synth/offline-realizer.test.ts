@@ -217,7 +217,10 @@ describe('offline realizer: personality-conditioned style', () => {
   // Read with wink-nlp's sentiment (a lexicon of its own), not the banks that wrote the style:
   // worry and bluntness read negative, calm and politeness positive.
   const messages = (text: string, sign: 1 | -1) =>
-    text.split('\n').filter((message) => sign * textSentiment(message) > 0.1).length;
+    text
+      .split('\n')
+      .flatMap((message) => message.split(/(?<=[.!?])\s+/))
+      .filter((sentence) => sign * textSentiment(sentence) > 0.1).length;
   it('high neuroticism reads more negative than low neuroticism', async () => {
     const high = await userText(trait({ neuroticism: 5 }));
     const low = await userText(trait({ neuroticism: 1 }));

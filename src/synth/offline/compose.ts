@@ -346,7 +346,7 @@ export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
     );
   if (!focused && rng.chance(terse ? 0.6 : 0.9)) {
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
-    if (rng.chance(terse ? 0.2 : 0.45)) out.push(sentence(GRAMMAR.pick(TEMPLATES.adviceWhy, vars, rng)));
+    if (rng.chance(terse ? 0.2 : 0.35)) out.push(sentence(GRAMMAR.pick(TEMPLATES.adviceWhy, vars, rng)));
   }
   // The chunk's state is taken at its first round: drop preferences that ended since then.
   const known = ctx.state.known.filter(

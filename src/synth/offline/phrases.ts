@@ -404,8 +404,8 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     'I remember {known} is not your thing, so my ideas {dayRef} will skip it',
   ],
   askCondition: [
-    'before I suggest {known}: is it {when} this time?',
-    'quick check before I recommend anything with {known} - is it {when}?',
+    'before I suggest {known}: is it {when} [this time|again|as usual]?',
+    '[quick check|just checking|one question] before I [recommend|suggest|plan] anything with {known} - is it {when}?',
     'would {known} work {dayRef}, or only {when}?',
   ],
 };
