@@ -269,7 +269,7 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     '{react}, {item} - [noted|lovely|got it|good to know]; I will keep it in mind when we talk about {topic}',
     '{react}[, {name}|], {item} it is - I will factor that in [next time|from now on|when I plan {dayRef}]',
     '{react}, {item} - so you are a fan; I will [remember that|keep that in mind|bring it up {dayRef}]',
-    '{react}, {item} sounds [like a good pick|great|like you]; [maybe|perhaps] we can fit it in {dayRef}',
+    '{react}, {item} {sounds} [like a good pick|great|like you]; [maybe|perhaps] we can fit it in {dayRef}',
   ],
   dislike: [
     '{calmReact}, I will keep {item} out of it then - [understood|noted|fair enough]',

@@ -61,7 +61,7 @@ export const STYLE_CLAUSES = {
     'I really appreciate your help[| with this| as always]',
     '[thanks a lot|thank you], you are always so [kind|helpful|patient]',
     'please take your time[| with it|, there is no rush]',
-    'sorry for all the questions[, and thank you|, and thanks again]',
+    'I am sorry for all the questions[, and thank you|, thanks for bearing with me]',
     'I am [grateful|thankful] for the help',
     'I helped my [neighbour|colleague|sister] [move house|with the shopping] {photoTime}',
     'I hope your [day|week] is going well too',

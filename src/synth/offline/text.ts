@@ -91,7 +91,9 @@ export function isPlural(phrase: string): boolean {
   return /[^su']s$/.test(head) && !/(?:ss|us|is|news|series)$/.test(head);
 }
 
-/** The verbs that agree with an item as subject: `{is}`, `{does}`, `{gets}`. */
-export function agreement(item: string): { is: string; does: string; gets: string } {
-  return isPlural(item) ? { is: 'are', does: 'do', gets: 'get' } : { is: 'is', does: 'does', gets: 'gets' };
+/** The verbs that agree with an item as subject: `{is}`, `{does}`, `{gets}`, `{sounds}`. */
+export function agreement(item: string): { is: string; does: string; gets: string; sounds: string } {
+  return isPlural(item)
+    ? { is: 'are', does: 'do', gets: 'get', sounds: 'sound' }
+    : { is: 'is', does: 'does', gets: 'gets', sounds: 'sounds' };
 }
