@@ -4,7 +4,14 @@
  * with the user turn they answer. Measured by src/validate/text-shape.ts and
  * src/validate/reply-agreement.ts with an English parser, never with the realizer's banks.
  */
-import { defect, type FidelityFigure } from './fidelity-figures.js';
+import { type FidelityFigure, defect as rounded } from './fidelity-figures.js';
+
+/** A defect figure whose target 0 means none at all (2 of 25,254 rounds to 0.0% but is not 0). */
+function defect(description: string, count: number, of: number, target: number): FidelityFigure {
+  const figure = rounded(description, count, of, target);
+  return target === 0 && count > 0 ? { ...figure, ok: false } : figure;
+}
+
 import type { FidelityCounts } from './fidelity-measure.js';
 
 /** A sentence template may shape at most this share (%) of user turns. */

@@ -68,6 +68,12 @@ export function speakableTopic(plan: UserPlan, label: string): string {
     const goal = plan.goals.find((g) => g.keywords[0] === subject);
     if (goal !== undefined) return `my plan to ${goal.description}`;
   }
+  // A name keeps the capital the plan's own words give it ("japan" → "Japan").
+  const word = new RegExp(`\\b${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+  for (const text of [...plan.preferences.map((p) => p.item), ...plan.goals.map((g) => g.description)]) {
+    const found = word.exec(text)?.[0];
+    if (found !== undefined && found !== found.toLowerCase()) return found;
+  }
   return subject;
 }
 
