@@ -336,7 +336,7 @@ export const TEMPLATES = {
     'that way you can see what works before you [spend much time on it|spend much money on it|commit to anything bigger]',
     'it keeps things manageable [on busy days|when work piles up|in a hectic week|when {day} is full]',
     '[most people|a lot of people|many people] find [the first week|the first few days|getting started] the hardest, so [going easy|a gentle start|keeping it light] helps',
-    'it also gives you something [concrete|small|nice] to look forward to[| this week| at the weekend]',
+    'it also gives you something [concrete|small|nice] to look forward to[| this week| soon]',
     '[writing things down|a quick note each day|keeping a short log] makes it easier to [notice what is actually working|spot what helps|see your progress]',
     'having a fixed time for it means you do not have to [decide every day|think about it much|rely on motivation]',
     'if it does not work out, you have lost [very little|almost nothing|only {minutes} minutes]',
