@@ -206,7 +206,6 @@ export const BANKS: Banks = {
     'oh',
     'right',
     'okay',
-    'random, but',
   ],
   // Reactions to a loss or a turning away: nothing that cheers.
   calmReact: ['okay', 'right', 'I see', 'understood', 'alright', 'mm', 'ah', 'got it'],

@@ -6,7 +6,7 @@
 export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   like: [
     'I [really|honestly|genuinely] [love|adore|cannot get enough of] {kwItem}',
-    '{kwItem} {is} [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and {timeRef} proved it again',
+    '{kwItem} {is} [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and [this week|yesterday|the weekend] proved it again',
     '{timeRef} I was reminded how much I [enjoy|like|love] {kwItem}',
     'if I could pick anything for {day}, it would be {kwItem}, [no question|every time|hands down]',
     '[fun fact about me|if you are wondering], I am a big fan of {kwItem}',
