@@ -126,7 +126,7 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
     'should I look for alternatives for {topic} {dayRef}',
   ],
   afterGoalEnd: [
-    'is there something else you would like to focus on {dayRef}',
+    'is there something else you would like to focus on [now|instead|for a while]',
     'what would you like to do with the time {dayRef}',
     'do you want to talk about {topic} instead',
   ],
