@@ -31,7 +31,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   driftAddLike: [
     '[lately|recently|these days] I have gotten into {kwItem}, because {cause}',
     'new thing for me: I really enjoy {kwItem} now, because {cause}',
-    '{cause}, so I started with {kwItem} {timeRef} and I love it',
+    '{cause}, so I started with {kwItem} [recently|this month|a few weeks ago] and I love it',
   ],
   driftAddDislike: [
     '[lately|recently|these days] I cannot stand {kwItem}, because {cause}',

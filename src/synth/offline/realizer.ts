@@ -53,6 +53,20 @@ export function assistantVoice(topic: string): string {
  * ("fruit"), "goals: marathon" → "marathon", "people in my life" → "friends and family".
  */
 export function speakableTopic(plan: UserPlan, label: string): string {
+  return withPlanCapitals(plan, spokenSubject(plan, label));
+}
+
+/** A name keeps the capital the plan's own words give it ("japan" → "Japan"). */
+function withPlanCapitals(plan: UserPlan, subject: string): string {
+  const word = new RegExp(`\\b${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+  for (const text of [...plan.preferences.map((p) => p.item), ...plan.goals.map((g) => g.description)]) {
+    const found = word.exec(text)?.[0];
+    if (found !== undefined && found !== found.toLowerCase()) return found;
+  }
+  return subject;
+}
+
+function spokenSubject(plan: UserPlan, label: string): string {
   const spoken = SPOKEN_LABELS[label];
   if (spoken !== undefined) return spoken;
   const at = label.indexOf(': ');
@@ -67,12 +81,6 @@ export function speakableTopic(plan: UserPlan, label: string): string {
     // "goals: driving test" → "my plan to pass the driving test": a noun phrase any template takes.
     const goal = plan.goals.find((g) => g.keywords[0] === subject);
     if (goal !== undefined) return `my plan to ${goal.description}`;
-  }
-  // A name keeps the capital the plan's own words give it ("japan" → "Japan").
-  const word = new RegExp(`\\b${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
-  for (const text of [...plan.preferences.map((p) => p.item), ...plan.goals.map((g) => g.description)]) {
-    const found = word.exec(text)?.[0];
-    if (found !== undefined && found !== found.toLowerCase()) return found;
   }
   return subject;
 }

@@ -149,6 +149,6 @@ export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = 
   askCondition: [
     'before I suggest {known}: is it {when} [this time|again|as usual]?',
     '[quick check|just checking|one question] before I [recommend|suggest|plan] anything with {known} - is it {when}?',
-    'would {known} work {dayRef}, or only {when}?',
+    'would {known} suit you {dayRef}, or only {when}?',
   ],
 };
