@@ -12,6 +12,7 @@ import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
 import { emptyTargetCounts, measureTargets } from './fidelity-targets.js';
 import { emptyVitaCounts, measureVitaSubtasks, type VitaCounts } from './fidelity-vitabench.js';
+import { replyProblems } from './reply-agreement.js';
 import { driftCauseProblem } from './rules/drift-causes.js';
 import { inspectM2aSample } from './rules/m2a-sessions.js';
 import { personalityTargetProblems } from './rules/personality-evidence.js';
@@ -21,6 +22,7 @@ import { keywordCoverage } from './rules/slot-expressed.js';
 import { m2aPhotoAnswersInText, visualAnswerInText } from './rules/visual-answer-text.js';
 import { visualQuestionProblems } from './rules/visual-distractors.js';
 import { slotMeaningProblems, slotMeaningReadings } from './slot-meaning.js';
+import { lowercaseNames, parsedShape, turnEdges } from './text-shape.js';
 import type { RuleFailure, RuleOptions, UserIndex } from './types.js';
 
 const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preferences:', 'goals:'];
@@ -135,6 +137,12 @@ export function emptyFidelityCounts() {
     ...emptyTargetCounts(),
     ...emptyLogCounts(),
     ...emptyContextCounts(),
+    replyChecked: 0,
+    replyDisagreements: 0,
+    parsedUserTurns: 0,
+    parsedTurns: 0,
+    fragmentTurns: 0,
+    lowercaseNameTurns: 0,
   };
 }
 export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
@@ -154,7 +162,18 @@ export interface FidelityPartial {
   shortcuts: ShortcutPartial;
   /** Whether VitaBench subtasks need the user's history (fidelity-vitabench.ts). */
   vitabench: VitaCounts;
+  /** User-turn first three and last four words, and sentence skeletons of the parsed sample, with counts. */
+  userOpenings: Array<[string, number]>;
+  userEndings: Array<[string, number]>;
+  skeletons: Array<[string, number]>;
 }
+
+/**
+ * The text-shape sample: user turns of every `PARSE_USER_EVERY`-th round (templates are judged
+ * on them, so small runs still have a few hundred), assistant turns of every `PARSE_EVERY`-th.
+ */
+export const PARSE_USER_EVERY = 2;
+export const PARSE_EVERY = 4;
 
 /**
  * Measures one user (its index and the rule failures found on it).
@@ -254,8 +273,32 @@ export function measureUserFidelity(
   }
   measureContexts(index, exportConfig, n);
   const fullName = plan.enriched.persona.name;
+  const agreement = replyProblems(index);
+  n.replyChecked += agreement.checked;
+  n.replyDisagreements += agreement.problems.length;
+  const userOpenings = new Map<string, number>();
+  const userEndings = new Map<string, number>();
+  const skeletons = new Map<string, number>();
+  const bump = (map: Map<string, number>, key: string) => {
+    if (key !== '') map.set(key, (map.get(key) ?? 0) + 1);
+  };
   for (const session of dialogue.sessions) {
     for (const turn of session.turns) {
+      if (turn.round % (turn.speaker === 'user' ? PARSE_USER_EVERY : PARSE_EVERY) === 0) {
+        const parsed = parsedShape(turn.text);
+        n.parsedTurns++;
+        if (parsed.fragments.length > 0) n.fragmentTurns++;
+        if (turn.speaker === 'user') {
+          n.parsedUserTurns++;
+          for (const skeleton of parsed.skeletons) bump(skeletons, skeleton);
+        }
+      }
+      if (turn.speaker === 'user') {
+        const edges = turnEdges(turn.text);
+        bump(userOpenings, edges.opening);
+        bump(userEndings, edges.ending);
+        if (lowercaseNames(turn.text).length > 0) n.lowercaseNameTurns++;
+      }
       n.turns++;
       if (turn.images.length > 0) n.imageTurns++;
       const lower = turn.text.toLowerCase();
@@ -287,5 +330,8 @@ export function measureUserFidelity(
             buildVitaBenchTask(index.bundle, vitabench.config, vitabench.seed).subtasks,
             plan,
           ),
+    userOpenings: [...userOpenings],
+    userEndings: [...userEndings],
+    skeletons: [...skeletons],
   };
 }

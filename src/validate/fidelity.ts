@@ -13,6 +13,7 @@ import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from '
 import { createShortcutMeter } from './fidelity-shortcuts.js';
 import { targetFigures } from './fidelity-targets.js';
 import { addVitaCounts, emptyVitaCounts, vitaFigures } from './fidelity-vitabench.js';
+import { textFigures } from './text-figures.js';
 import type { RuleFailure, RuleOptions, UserIndex } from './types.js';
 
 export type { FidelityFigure } from './fidelity-figures.js';
@@ -136,6 +137,9 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
   const personaMem = new Map<string, number>();
   const shortcuts = createShortcutMeter();
   const vita = emptyVitaCounts();
+  const userOpenings = new Map<string, number>();
+  const userEndings = new Map<string, number>();
+  const skeletons = new Map<string, number>();
   const addAll = (target: Map<string, number>, counts: ReadonlyArray<readonly [string, number]>) => {
     for (const [key, count] of counts) target.set(key, (target.get(key) ?? 0) + count);
   };
@@ -150,6 +154,9 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     addAll(personaMem, partial.personaMem);
     shortcuts.add(partial.shortcuts);
     addVitaCounts(vita, partial.vitabench);
+    addAll(userOpenings, partial.userOpenings);
+    addAll(userEndings, partial.userEndings);
+    addAll(skeletons, partial.skeletons);
   }
 
   function addUser(index: UserIndex, failures: ReadonlyMap<string, readonly RuleFailure[]>): void {
@@ -313,6 +320,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
         (task) => `questions of type ${task.task}`,
       ),
     );
+    Object.assign(figures, textFigures(n, userOpenings, userEndings, skeletons));
     return figures;
   }
 

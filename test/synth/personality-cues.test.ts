@@ -5,8 +5,8 @@ import { inferPersonality, readMessage, scoreFromCounts } from '../../src/memory
 import { indexPlan } from '../../src/memory/gold/plan-index.js';
 import { buildUserPlan } from '../../src/plan/index.js';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../../src/schemas/common.js';
-import { STYLE_CLAUSES } from '../../src/synth/offline/phrases.js';
 import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
+import { STYLE_CLAUSES } from '../../src/synth/offline/style-clauses.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
 

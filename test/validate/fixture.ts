@@ -42,7 +42,15 @@ export function buildFixtureUser(
   const sessionsCount = options.sessions ?? 3;
   const rounds = options.roundsPerSession ?? 4;
   const t0 = Date.parse(options.start ?? '2024-03-01T09:00:00.000Z');
-  const phrase = (n: number) => Array.from({ length: n }, () => rng.pick(WORDS)).join(' ');
+  // No word twice in a row (validation reads "garden garden" as an ungrammatical join).
+  const phrase = (n: number) => {
+    const out: string[] = [];
+    while (out.length < n) {
+      const word = rng.pick(WORDS);
+      if (word !== out.at(-1)) out.push(word);
+    }
+    return out.join(' ');
+  };
   const name = `Alex ${userId.slice(-4)}`;
   const bigFive = { openness: 4, conscientiousness: 3, extraversion: 2, agreeableness: 4, neuroticism: 2 };
   const images = [

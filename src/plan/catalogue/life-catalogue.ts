@@ -121,7 +121,7 @@ export const HABITS: readonly HabitSpec[] = [
     timeOfDay: 'night',
   },
   {
-    description: 'meal-preps lunches every Sunday afternoon',
+    description: 'does meal prep for the week every Sunday afternoon',
     keywords: ['meal prep', 'sunday'],
     dayOfWeek: 0,
     timeOfDay: 'afternoon',

@@ -6,15 +6,11 @@ import type { ChunkRound, CompactState } from '../realizer.js';
 import type { Slip } from '../slips.js';
 import { BANKS, TEMPLATES } from './banks.js';
 import { factInFirstPerson, withoutOwnName } from './facts.js';
-import {
-  ASSISTANT_TEMPLATES,
-  NOISE_BANKS,
-  NOISE_TEMPLATES,
-  SLOT_TEMPLATES,
-  STYLE_CLAUSES,
-} from './phrases.js';
+import { NOISE_BANKS, NOISE_TEMPLATES, SLOT_TEMPLATES } from './phrases.js';
+import { ASSISTANT_TEMPLATES } from './reply-phrases.js';
 import type { UserStyle } from './style.js';
-import { firstPerson, withKeywords } from './text.js';
+import { STYLE_CLAUSES } from './style-clauses.js';
+import { agreement, firstPerson, withKeywords } from './text.js';
 
 /** Everything the offline composer needs for one round. */
 export interface RoundContext {
@@ -23,6 +19,8 @@ export interface RoundContext {
   state: CompactState;
   style: UserStyle;
   topic: string;
+  /** The topic in the assistant's voice ("my photos" → "your photos"). */
+  assistantTopic?: string;
   /** The user's first name, for personalized assistant turns. */
   name: string;
   /** The detail a misstatement round says wrong and its correction round puts right. */
@@ -38,10 +36,16 @@ interface Piece {
   question: boolean;
 }
 
-/** Capitalizes unless that would break a case-sensitive keyword at the start. */
+/**
+ * Capitalizes the sentence's first letter (keywords match in any case, src/synth/check.ts),
+ * unless it starts a keyword spelt with an inner capital ("iPhone").
+ */
 function finish(piece: Piece, punctuation: string): string {
   const done = sentence(piece.text, piece.question ? '?' : punctuation);
-  if (piece.keywords.every((keyword) => !piece.text.includes(keyword) || done.includes(keyword))) return done;
+  const innerCapital = piece.keywords.some(
+    (keyword) => /^[a-z]+[A-Z]/.test(keyword) && piece.text.trimStart().startsWith(keyword),
+  );
+  if (!innerCapital) return done;
   const raw = piece.text.trim().replace(/\s+/g, ' ');
   return /[.!?]$/.test(raw) ? raw : raw + (piece.question ? '?' : punctuation);
 }
@@ -90,12 +94,14 @@ export function driftText(
   if (opened !== undefined && closed !== undefined) {
     vars.prev = closed.item;
     vars.kwItem = withKeywords(opened.item, keywords);
+    Object.assign(vars, agreement(opened.item));
     vars.from = GRAMMAR.pick(SLOT_TEMPLATES[`driftFrom${cap(closed.polarity)}`]!, vars, rng);
     vars.to = GRAMMAR.pick(SLOT_TEMPLATES[`driftTo${cap(opened.polarity)}`]!, vars, rng) + condition;
     return GRAMMAR.pick(SLOT_TEMPLATES[`driftModify${implicit}`]!, vars, rng);
   }
   const pref = (opened ?? closed) as Preference;
   vars.kwItem = withKeywords(pref.item, keywords);
+  Object.assign(vars, agreement(pref.item));
   const op = opened === undefined ? 'Delete' : 'Add';
   return GRAMMAR.pick(SLOT_TEMPLATES[`drift${op}${cap(pref.polarity)}${implicit}`]!, vars, rng) + condition;
 }
@@ -114,9 +120,12 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
   const image = plan.images.find((i) => i.id === (slot.imageId ?? slot.refId));
   if (pref !== undefined) {
     vars.kwItem = withKeywords(pref.item, keywords);
+    Object.assign(vars, agreement(pref.item));
+    Object.assign(vars, agreement(pref.item));
     text = GRAMMAR.pick(SLOT_TEMPLATES[pref.polarity]!, vars, rng);
     if (pref.condition !== null)
       text += GRAMMAR.pick(SLOT_TEMPLATES.condition!, { when: pref.condition.when }, rng);
+    if (rng.chance(0.45)) text = `${GRAMMAR.expand('{leadIn}', vars, rng)}, ${text}`;
   } else if (drift !== undefined) {
     text = driftText(ctx, drift, keywords, rng);
   } else if (person !== undefined) {
@@ -139,12 +148,16 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
       description.includes(concept.name) ? description : `${concept.name}, ${description}`,
       keywords,
     );
-    vars.caption = image?.caption ?? 'something I wanted to show you';
     text = GRAMMAR.pick(SLOT_TEMPLATES.concept!, vars, rng);
   } else if (slot.kind === 'image' && image !== undefined) {
     // The photo's subject (its objects' names), not its caption.
     const names = [...new Set(image.objects.map((object) => object.name))];
-    vars.kwCaption = withKeywords(`the ${names.join(' and the ')}`, keywords);
+    const things = names.map((name) => `the ${name}`);
+    const last = things.pop();
+    vars.kwCaption = withKeywords(
+      things.length === 0 ? `${last}` : `${things.join(', ')} and ${last}`,
+      keywords,
+    );
     text = GRAMMAR.pick(SLOT_TEMPLATES.image!, vars, rng);
   } else {
     const persona = plan.enriched.persona;
@@ -166,10 +179,9 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
   const slotImages = new Set(ctx.round.slots.map((slot) => slot.imageId));
   for (const imageId of ctx.round.images) {
     if (slotImages.has(imageId)) continue;
-    const image = ctx.view.plan.images.find((i) => i.id === imageId);
-    const caption = image?.caption ?? 'something I wanted to show you';
+    // A plain photo is mentioned, never described (its caption would answer visual questions).
     pieces.push({
-      text: GRAMMAR.pick(SLOT_TEMPLATES.imagePlain!, { ...vars, caption }, rng),
+      text: GRAMMAR.pick(SLOT_TEMPLATES.imagePlain!, vars, rng),
       keywords: [],
       question: false,
     });
@@ -179,6 +191,15 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
     const text = GRAMMAR.pick(templates, vars, rng);
     // A template ending in "?" is a question: the style suffix goes before the question mark.
     pieces.push({ text: text.replace(/\?$/, ''), keywords: [], question: text.endsWith('?') });
+  }
+  // A photo turn whose topic names a count ("read 20 books") adds nothing that could contradict the photo.
+  const photoRound = ctx.round.images.length > 0 && /\d/.test(ctx.topic);
+  const countedTopic = photoRound;
+  // A slot turn sometimes says a little about the day too, as people do (chatty people twice).
+  if (pieces.length > 0 && ctx.round.noise === null && !countedTopic && rng.chance(ctx.style.verbose)) {
+    pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
+    if (rng.chance(ctx.style.verbose * 0.8))
+      pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
   }
   if (pieces.length === 0) {
     const question = rng.chance(0.6);
@@ -191,25 +212,20 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
       pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
   }
 
-  // Personality: one prefix on the first sentence, one suffix on the last (SPEC.md §1: Big Five shapes tone).
+  // Personality (SPEC.md §1: Big Five shapes tone): on a minority of turns, one sentence of the
+  // user's style, said before or after what the turn is about.
+  // A correction (or the misstatement it corrects) says its detail only.
   const style = ctx.style;
-  const first = pieces[0]!;
-  const prefixBank = rng.chance(style.blunt)
-    ? 'bluntPrefix'
-    : rng.chance(style.exclaim)
-      ? 'exclaimPrefix'
-      : rng.chance(style.reserved)
-        ? 'reservedPrefix'
-        : rng.chance(style.curious)
-          ? 'curiousPrefix'
-          : rng.chance(style.planner)
-            ? 'plannerPrefix'
-            : null;
-  if (prefixBank !== null) first.text = `${GRAMMAR.expand(`{${prefixBank}}`, vars, rng)}, ${first.text}`;
-  const last = pieces[pieces.length - 1]!;
-  if (rng.chance(style.worry)) last.text = `${last.text}, ${GRAMMAR.expand('{worrySuffix}', vars, rng)}`;
-  else if (rng.chance(style.polite))
-    last.text = `${last.text}, ${GRAMMAR.expand('{politeSuffix}', vars, rng)}`;
+  // On a photo turn no style line may name a count ("my plan to read 20 books") the photo lacks.
+  const slipRound = ctx.round.noise === 'correction' || ctx.round.noise === 'misstatement';
+  for (const [bank, chance] of slipRound || photoRound ? [] : style.banks) {
+    if (!rng.chance(chance)) continue;
+    const said: Piece = { text: GRAMMAR.expand(`{${bank}}`, vars, rng), keywords: [], question: false };
+    // "I am anxious about it" follows what "it" is.
+    if (!/\b(?:it|this)\b/i.test(said.text) && rng.chance(0.5)) pieces.unshift(said);
+    else pieces.push(said);
+    break;
+  }
 
   const punctuation = (): string => (rng.chance(style.exclaim) ? '!' : '.');
   const text = pieces.map((piece) => finish(piece, punctuation())).join(' ');
@@ -218,7 +234,7 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
 }
 
 function knownPiece(ctx: RoundContext, known: Preference, rng: Rng): string {
-  const vars = { ...baseVars(ctx), known: known.item };
+  const vars = { ...baseVars(ctx), topic: ctx.assistantTopic ?? ctx.topic, known: known.item };
   if (known.condition !== null)
     return GRAMMAR.pick(ASSISTANT_TEMPLATES.askCondition!, { ...vars, when: known.condition.when }, rng);
   return GRAMMAR.pick(
@@ -228,68 +244,121 @@ function knownPiece(ctx: RoundContext, known: Preference, rng: Rng): string {
   );
 }
 
-/** The assistant reply: responsive to the round, personalized with preferences the user already shared. */
-export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
+/** How the assistant says a drift's old and new sides ("tonkotsu ramen is behind you"). */
+function driftParts(closed: Preference, opened: Preference): { fromPart: string; toPart: string } {
+  return {
+    fromPart:
+      closed.polarity === 'like' ? `${closed.item} is behind you` : `${closed.item} no longer bothers you`,
+    toPart:
+      opened.polarity === 'like' ? `you are into ${opened.item} now` : `${opened.item} is out for you now`,
+  };
+}
+
+/** The reply key and variables of a round that states a slot, answering what the user said. */
+function slotReply(ctx: RoundContext, slot: EvidenceSlot, vars: Record<string, string>): string {
   const plan = ctx.view.plan;
-  const vars: Record<string, string> = baseVars(ctx);
+  const pref = plan.preferences.find((p) => p.id === slot.refId);
+  const drift = plan.drift.find((d) => d.id === slot.refId);
+  const concept = plan.concepts.find((c) => c.id === slot.refId);
+  const image = plan.images.find((i) => i.id === (slot.imageId ?? slot.refId));
+  vars.kw = slot.keywords[0] ?? vars.topic ?? '';
+  if (pref !== undefined) {
+    vars.item = pref.item;
+    Object.assign(vars, agreement(pref.item));
+    return pref.polarity;
+  }
+  if (drift !== undefined) {
+    const opened = plan.preferences.find((p) => p.id === drift.preferenceId);
+    const closed = plan.preferences.find((p) => p.id === drift.previousPreferenceId);
+    if (opened !== undefined && closed !== undefined) {
+      Object.assign(vars, driftParts(closed, opened));
+      return 'driftModify';
+    }
+    const side = (opened ?? closed) as Preference;
+    vars.item = side.item;
+    Object.assign(vars, agreement(side.item));
+    return `drift${opened === undefined ? 'Delete' : 'Add'}${cap(side.polarity)}`;
+  }
+  if (slot.kind === 'relationship') {
+    const person = plan.people.find((p) => p.id === slot.refId);
+    vars.person = person?.name ?? 'them';
+    const at = person?.timeline.findIndex((entry) => entry.time === slot.time) ?? -1;
+    const change = at > 0 ? person!.timeline[at]!.closeness - person!.timeline[at - 1]!.closeness : 0;
+    return change > 0 ? 'relationshipCloser' : change < 0 ? 'relationshipApart' : 'relationship';
+  }
+  if (slot.kind === 'goal') {
+    const goal = plan.goals.find((g) => g.id === slot.refId);
+    vars.goal = goal?.description ?? 'do that';
+    const state = goal?.states.filter((entry) => entry.time <= slot.time).pop()?.status ?? 'planned';
+    return state === 'unknown' ? 'goal_planned' : `goal_${state}`;
+  }
+  if (concept !== undefined) {
+    vars.concept = concept.name;
+    return 'concept';
+  }
+  if (image !== undefined) return 'image';
+  return 'statement';
+}
+
+/** The second sentence of a focused reply: a question on the change, or advice on the session's topic. */
+const ON_TOPIC: Readonly<Record<string, string>> = {
+  goal_abandoned: 'afterGoalEnd',
+  goal_achieved: 'afterAchieved',
+  dislike: 'asFor',
+  relationship: 'asFor',
+  relationshipCloser: 'asFor',
+  irrelevant: 'asFor',
+};
+
+/** Reply keys after which advice about the topic reads as an answer (not after a change or a loss). */
+const ADVISABLE = new Set(['like', 'goal_planned', 'goal_in_progress', 'statement']);
+
+/**
+ * The assistant reply: answers what the user said (a change of preference as a change, a goal
+ * at its status), then on some rounds advice, a remembered preference and a follow-up.
+ */
+export function composeAssistantTurn(ctx: RoundContext, rng: Rng): string {
+  const vars: Record<string, string> = { ...baseVars(ctx), topic: ctx.assistantTopic ?? ctx.topic };
   const out: string[] = [];
   const slot = ctx.round.slots[0];
+  let key = 'ack';
   if (slot !== undefined) {
-    const pref = plan.preferences.find((p) => p.id === slot.refId);
-    const drift = plan.drift.find((d) => d.id === slot.refId);
-    const concept = plan.concepts.find((c) => c.id === slot.refId);
-    const image = plan.images.find((i) => i.id === (slot.imageId ?? slot.refId));
-    let key = 'statement';
-    vars.kw = slot.keywords[0] ?? ctx.topic;
-    if (pref !== undefined) {
-      key = pref.polarity;
-      vars.item = pref.item;
-    } else if (drift !== undefined) {
-      const opened = plan.preferences.find((p) => p.id === drift.preferenceId);
-      const closed = plan.preferences.find((p) => p.id === drift.previousPreferenceId);
-      key =
-        opened === undefined
-          ? 'statement'
-          : closed === undefined
-            ? opened.polarity
-            : `drift${cap(opened.polarity)}`;
-      vars.item = opened?.item ?? '';
-      vars.prev = closed?.item ?? 'the old favourite';
-    } else if (slot.kind === 'relationship') {
-      key = 'relationship';
-      vars.person = plan.people.find((p) => p.id === slot.refId)?.name ?? 'them';
-    } else if (slot.kind === 'goal') {
-      key = 'goal';
-      vars.goal = plan.goals.find((g) => g.id === slot.refId)?.description ?? 'that';
-    } else if (concept !== undefined) {
-      key = 'concept';
-      vars.concept = concept.name;
-    } else if (image !== undefined) {
-      key = 'image';
-      vars.caption = image.caption;
-    }
+    key = slotReply(ctx, slot, vars);
     out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[key]!, vars, rng)));
   } else if (ctx.round.noise !== null) {
-    const kind = noiseTemplateKind(ctx, ctx.round.noise);
-    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[kind] ?? ASSISTANT_TEMPLATES.noise!, vars, rng)));
+    key = noiseTemplateKind(ctx, ctx.round.noise);
+    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[key] ?? ASSISTANT_TEMPLATES.noise!, vars, rng)));
   } else if (ctx.round.images.length > 0) {
-    const image = plan.images.find((i) => i.id === ctx.round.images[0]);
-    out.push(
-      sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES.image!, { ...vars, caption: image?.caption ?? 'that' }, rng)),
-    );
+    key = 'image';
+    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES.image!, vars, rng)));
   } else {
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAck, vars, rng)));
   }
-  const terse = ctx.style.blunt > 0;
-  if (rng.chance(terse ? 0.5 : 0.75)) out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
+  // After a change, a loss or a correction the reply stays on what the user said.
+  const focused = !(key === 'ack' || ADVISABLE.has(key));
+  const terse = ctx.style.terse;
+  const onTopic = ON_TOPIC[key] ?? (key.startsWith('drift') ? 'afterChange' : null);
+  const change = key.startsWith('drift') || key === 'goal_abandoned' || key === 'relationshipApart';
+  if (change && rng.chance(terse ? 0.3 : 0.6))
+    out.push(sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES.changeNote!, vars, rng)));
+  if (onTopic !== null && rng.chance(terse ? 0.5 : 0.7))
+    out.push(
+      sentence(GRAMMAR.pick(ASSISTANT_TEMPLATES[onTopic]!, vars, rng), onTopic === 'asFor' ? '.' : '?'),
+    );
+  if (!focused && rng.chance(terse ? 0.6 : 0.9)) {
+    out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantAdvice, vars, rng)));
+    if (rng.chance(terse ? 0.2 : 0.35)) out.push(sentence(GRAMMAR.pick(TEMPLATES.adviceWhy, vars, rng)));
+  }
   // The chunk's state is taken at its first round: drop preferences that ended since then.
   const known = ctx.state.known.filter(
     (pref) => pref.validUntil === null || ctx.round.time < Date.parse(pref.validUntil),
   );
-  if (known.length > 0 && rng.chance(0.3)) out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
-  if (rng.chance(ctx.style.worry * 1.5))
+  if ((!focused || onTopic === 'asFor') && known.length > 0 && rng.chance(0.35))
+    out.push(sentence(knownPiece(ctx, rng.pick(known), rng)));
+  const worried = ctx.style.banks.some(([bank]) => bank === 'neuroticHigh');
+  if (!focused && rng.chance(worried ? 0.6 : 0.35))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantReassure, vars, rng)));
-  if (rng.chance(terse ? 0.25 : 0.55))
+  if ((!focused || onTopic === 'asFor') && !out.at(-1)!.endsWith('?') && rng.chance(terse ? 0.5 : 0.85))
     out.push(sentence(GRAMMAR.pick(TEMPLATES.assistantFollow, vars, rng), '?'));
   return out.join(' ');
 }

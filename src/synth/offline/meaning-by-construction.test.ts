@@ -17,6 +17,7 @@ import { createRng } from '../../util/rng.js';
 import { meaningProblems, slotExpectations } from '../meaning.js';
 import type { PlanView } from '../plan-view.js';
 import { composeUserTurn, type RoundContext } from './compose.js';
+import { STYLE_CLAUSES } from './style-clauses.js';
 
 const T = '2024-03-01T10:00:00.000Z';
 const conditions = Object.values(CONDITIONS).flat();
@@ -44,13 +45,9 @@ function realize(preferences: Preference[], drift: DriftEvent[], slot: EvidenceS
   const plan = { preferences, drift, people: [], goals: [], habits: [], concepts: [], images: [] };
   const everyStyle = {
     exclaim: 0.5,
-    reserved: 0.5,
-    worry: 0.5,
-    blunt: 0.5,
-    polite: 0.5,
-    curious: 0.5,
-    planner: 0.5,
     verbose: 0.5,
+    terse: false,
+    banks: Object.keys(STYLE_CLAUSES).map((bank) => [bank, 0.5] as const),
   };
   const ctx = {
     view: { plan } as unknown as PlanView,

@@ -1,22 +1,29 @@
 /**
- * Sentence templates of the offline realizer for evidence slots, noise rounds, images and the
- * assistant's personalized references. Variables (`{item}`, `{kwItem}` …) are filled from the
+ * Sentence templates of the offline realizer for evidence slots, noise rounds and images (the
+ * assistant's are in reply-phrases.ts). Variables (`{item}`, `{kwItem}` …) are filled from the
  * plan; `{kwItem}`-style variables always contain the slot's keywords verbatim.
  */
 export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   like: [
     'I [really|honestly|genuinely] [love|adore|cannot get enough of] {kwItem}',
-    '{kwItem} is [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and {timeRef} proved it again',
+    '{kwItem} {is} [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and [this week|yesterday|the weekend] proved it again',
     '{timeRef} I was reminded how much I [enjoy|like|love] {kwItem}',
     'if I could pick anything for {day}, it would be {kwItem}, [no question|every time|hands down]',
-    'you should know I am a big fan of {kwItem} - it came up again {timeRef}',
-    'talking about {topic} reminds me how much I [like|love|enjoy] {kwItem}',
+    '[fun fact about me|if you are wondering], I am a big fan of {kwItem}',
+    'I have always [loved|enjoyed] {kwItem}',
+    '{kwItem} never {gets} old for me',
+    'nothing beats {kwItem}, [especially on weekends|after a long day|if you ask me]',
+    '[one thing I really enjoy|something I always enjoy|a small joy of mine] is {kwItem}',
   ],
   dislike: [
     'I [honestly|really|just] [cannot stand|am not a fan of|try to avoid] {kwItem}',
     'please never suggest {kwItem} to me for {day}, it is [not my thing|a hard no|just not for me]',
-    'whatever we plan for {topic}, no {kwItem} please, [it is not my thing|I really dislike it]',
+    'whatever we plan for {topic}, please leave out {kwItem}, [it is not my thing|I really dislike it]',
     '{timeRef} I was reminded that I [dislike|do not enjoy|really avoid] {kwItem}',
+    '{kwItem} {is} [really|just] not for me',
+    'I [always|usually] avoid {kwItem} [if I can|when I can]',
+    'I have always disliked {kwItem}',
+    'I do not like {kwItem} [at all|one bit|much]',
   ],
   condition: [', but only {when}', ', at least {when}', ' - mostly {when}'],
   // Drift (explicit: the cause is said; implicit: only the new behaviour shows). Each item
@@ -24,11 +31,11 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   driftAddLike: [
     '[lately|recently|these days] I have gotten into {kwItem}, because {cause}',
     'new thing for me: I really enjoy {kwItem} now, because {cause}',
-    '{cause}, so I started with {kwItem} {timeRef} and I love it',
+    '{cause}, so I started with {kwItem} [recently|this month|a few weeks ago] and I love it',
   ],
   driftAddDislike: [
     '[lately|recently|these days] I cannot stand {kwItem}, because {cause}',
-    'new rule for me: no {kwItem}, because {cause}',
+    'new rule for me: I avoid {kwItem} now, because {cause}',
     '{cause}, so now I avoid {kwItem}',
   ],
   driftAddLikeImplicit: [
@@ -41,10 +48,10 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   ],
   driftDeleteLike: [
     'I [stopped|gave up on|quit] {kwItem}, because {cause}',
-    '{cause}, so {kwItem} is no longer part of my life',
+    '{cause}, so {kwItem} {is} no longer part of my life',
   ],
   driftDeleteDislike: [
-    '{kwItem} does not bother me any more, because {cause}',
+    '{kwItem} {does} not bother me any more, because {cause}',
     '{cause}, so I no longer mind {kwItem}',
   ],
   driftDeleteLikeImplicit: [
@@ -52,7 +59,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'come to think of it, I am done with {kwItem} - it just stopped appealing',
   ],
   driftDeleteDislikeImplicit: [
-    '{kwItem} does not bother me any more, {timeRef} it was actually fine',
+    '{kwItem} {does} not bother me any more - {timeRef} it was actually fine',
     'I no longer mind {kwItem}, [funny how that goes|who knew]',
   ],
   driftFromLike: ['I used to [love|be into|enjoy] {prev}', 'I am done with {prev} these days'],
@@ -62,9 +69,9 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   driftModify: ['{from}, but {cause}, and {to}', '{cause}, so {to} - {from}'],
   driftModifyImplicit: ['{from}; {to}', '[funny thing|odd], {from} - {to}'],
   relationship: [
-    '{kwPerson} [dropped by|called me|texted me|had dinner with me] {timeRef}',
-    'I [spent time|caught up|talked for ages] with {kwPerson} {timeRef}',
-    '{kwPerson} [gave me advice|helped me out|made me laugh] {timeRef}',
+    '{kwPerson} [dropped by|called me|texted me|had dinner with me] {dayTime}',
+    'I [spent time|caught up|talked for ages] with {kwPerson} {dayTime}',
+    '{kwPerson} [gave me advice|helped me out|made me laugh] {dayTime}',
   ],
   relationshipCloser: [
     '{kwPerson} and I have grown closer lately - {note}',
@@ -76,19 +83,19 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   ],
   goal_planned: [
     'I [really want|have decided|am determined] to {kwGoal} - I have not started yet, still planning',
-    'one thing I am planning: I want to {kwGoal}, though I have not begun',
+    '[one thing I am planning|a plan of mine|something on my list]: I want to {kwGoal}, though I have not begun',
   ],
   goal_in_progress: [
-    'I have started working on it: I want to {kwGoal}, and it is [in progress|going slowly|coming along]',
-    'progress update - I am in the middle of trying to {kwGoal}',
+    '[I have started working on it|I am on it now|I got going on it]: I want to {kwGoal}, and it is [in progress|going slowly|coming along]',
+    '[progress update|a quick update|news on my plan] - I am in the middle of trying to {kwGoal}',
   ],
   goal_achieved: [
-    'I did it - I managed to {kwGoal}, it is achieved',
-    'big news: I finally achieved it, I managed to {kwGoal}',
+    '[I did it|it worked|I made it] - I managed to {kwGoal}, it is achieved',
+    '[big news|good news|guess what]: I finally achieved it, I managed to {kwGoal}',
   ],
   goal_abandoned: [
-    'I have given up on trying to {kwGoal}; it was not working out',
-    'honest update: I gave up on the plan to {kwGoal}',
+    '[I have given up on|I gave up on|I have honestly given up on] trying to {kwGoal}; it was not working out',
+    '[honest update|a confession|not great news]: I gave up on the plan to {kwGoal}',
   ],
   goal: [
     'I [really want|have decided|am determined] to {kwGoal}',
@@ -97,68 +104,106 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   ],
   statement: [
     '{kwStatement}',
-    '[by the way|for the record|just so you know], {kwStatement}',
-    '{timeRef}, I realised this again: {kwStatement}',
+    '[by the way|for the record|just so you know|something about me|a small thing about me|in case it matters], {kwStatement}',
+    '{timeRef}, [I realised this again|it struck me again|I was thinking about it again]: {kwStatement}',
   ],
   // A photo turn names the photo and its subject, never what it shows (colours, counts): a
   // visual question about it is answerable only from the image.
   image: [
-    'here is a photo I took {timeRef}, with {kwCaption} in it',
-    'look at this, with {kwCaption} in it',
-    'sharing a picture from {timeRef} - {kwCaption} again',
+    'here is a photo I took {photoTime}, with {kwCaption} in it',
+    'look at this photo of {kwCaption}',
+    '{photoTime} I took a picture of {kwCaption}',
+    'I snapped {kwCaption} {photoTime}',
+    'sharing a quick shot of {kwCaption}',
+    'tell me what you think of this shot of {kwCaption}',
+    'I could not resist photographing {kwCaption} {photoTime}',
+    'took this shot {photoTime} - {kwCaption}',
   ],
+  // The concept's name and what it is ("Pepper, my gift box") end the sentence or are closed by a comma.
   concept: [
     'meet {kwConcept} - a new photo',
-    'this is {kwConcept} {timeRef}, in a photo I took',
-    'a new picture of {kwConcept}',
+    '{kwConcept}, as I found it {photoTime}',
+    '{kwConcept} - I took this one {photoTime}',
+    '{kwConcept}, one more time - taken {photoTime}',
+    '{kwConcept}, snapped {photoTime}',
+    '{photoTime} I took a photo of {kwConcept}',
+    'here is a new picture of {kwConcept}',
+    'I could not resist another picture of {kwConcept}',
+    'guess who I photographed {photoTime}? {kwConcept}',
+    'I have one more photo for you, of {kwConcept}',
+    'say hello to {kwConcept} - I took the picture {photoTime}',
+    'I wanted to show you {kwConcept}, photographed {photoTime}',
+    'look who I caught on camera {photoTime}: {kwConcept}',
+    '{kwConcept}, in a photo I took {photoTime}',
+    '{kwConcept} again - I could not help taking this one',
+    '{kwConcept}, photographed {photoTime}',
+    '{kwConcept}, caught on camera {photoTime}',
+    '{kwConcept} - I had to take a picture {photoTime}',
   ],
-  imagePlain: ['here is a snapshot from {timeRef}', 'I took this {timeRef}', 'this photo is from {timeRef}'],
+  imagePlain: [
+    'here is a snapshot I took {photoTime}',
+    'I took this one {photoTime}',
+    'I took this photo {photoTime}',
+    'a photo from my phone, {photoTime}',
+    'snapped this one {photoTime}',
+    'one more photo, taken {photoTime}',
+  ],
 };
 
 export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   irrelevant: [
-    '[totally unrelated|random question|off topic], but how [long|far|many] {trivia}?',
-    'quick tangent: why do {oddity}? it crossed my mind {timeRef}',
-    'completely different thing - is it true that {oddity} in {place}s?',
+    '[totally unrelated|random question|off topic|nothing to do with anything|silly question], but {trivia}?',
+    '[quick tangent|random thought|a question for you|here is a weird one]: why do {oddity}? It crossed my mind {timeRef}',
+    '[completely different thing|totally off topic|while I think of it|changing the subject] - do you know why {oddity}?',
+    '[a question popped into my head|I got curious about something] {timeRef}: {trivia}?',
+    '[something silly|a bit random|do not laugh] - {trivia}? Someone asked me {timeRef} and I had no clue',
   ],
   exploratory: [
-    'just browsing, but what is {explore} like, without committing to anything {dayRef}?',
-    'quick question, how do people get into {explore} when they start {dayRef}?',
-    'I saw an ad for {explore} {timeRef}; is it any good or just hype?',
+    '[just browsing, but|no plans yet, but|purely out of curiosity,|not buying anything, but] what is {explore} like?',
+    '[quick question|I have been wondering|be honest with me|curious]: how do beginners usually get into {explore}?',
+    '[I saw an ad for|someone mentioned|I read about|my feed keeps showing me] {explore} {timeRef} - is it any good or just hype?',
   ],
   on_behalf: [
-    'I need to order {gift} for my {relative}; it is not for me, they are into {explore}',
+    '[I need to order|I have to get|I am looking for] {gift} for my {relative}; it is not for me, they are into {explore}',
     'my {relative} asked me to find {gift} for them {dayRef}',
-    'can you help me pick {gift} for my {relative} {dayRef} - not for me, for them?',
+    '[can you help me pick|could you suggest|help me choose] {gift} for my {relative} - not for me, for them?',
   ],
   impulse: [
-    'I suddenly want {impulse} {timeRef}, probably just a passing craving',
-    'out of nowhere I feel like getting {impulse}, it will pass',
-    'weird urge {timeRef}: {impulse}, [ignore me|do not take it seriously|it will pass] if it sounds silly',
+    '[I suddenly want|all of a sudden I want|I have a sudden urge for|for some reason I want] {impulse} {timeRef}, probably just a passing craving',
+    '[out of nowhere|no idea why, but|randomly,] I feel like getting {impulse}, it will pass',
+    '[weird urge|strange craving|silly idea] {timeRef}: {impulse} - [ignore me|do not take it seriously|it will pass]',
   ],
   // A misstatement says one practical detail wrong; its correction puts only that detail right.
   misstatement: [
-    'quick practical thing: please note {slipDetail} as {slipWrong}',
-    'before I forget, {slipDetail} is {slipWrong}, keep that in mind {dayRef}',
+    '[quick practical thing|a small admin thing|for your notes]: please note {slipDetail} as {slipWrong}',
+    '[before I forget|while I remember|oh, and], {slipDetail} is {slipWrong}, keep that in mind {dayRef}',
     'one errand {timeRef}: put {slipDetail} down as {slipWrong}',
   ],
   correction: [
-    'wait, scratch that - {slipDetail} is {slipRight}, not {slipWrong}, I misspoke',
-    'correction: I said {slipWrong} for {slipDetail}, I meant {slipRight}',
-    'sorry, I mixed it up: {slipDetail} should be {slipRight}, not {slipWrong}',
+    '[wait, scratch that|hang on, my mistake|oops, wrong info] - {slipDetail} is {slipRight}, not {slipWrong}, I misspoke',
+    '[correction|let me fix something|small fix]: I said {slipWrong} for {slipDetail}, I meant {slipRight}',
+    '[sorry, I mixed it up|my bad|I got that wrong]: {slipDetail} should be {slipRight}, not {slipWrong}',
   ],
 };
 
 export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
   trivia: [
-    'does it take light to reach the moon',
-    'is the longest river',
-    'bones are in a cat',
-    'stairs does the Eiffel Tower have',
-    'do penguins sleep',
-    'languages are spoken in India',
-    'does a jellyfish live',
-    'planets have rings',
+    'how long does light take to reach the moon',
+    'which river is the longest in the world',
+    'how many bones does a cat have',
+    'how many steps does the Eiffel Tower have',
+    'how do penguins sleep standing up',
+    'how many languages are spoken in India',
+    'how long does a jellyfish live',
+    'which planets have rings',
+    'why is the sky blue',
+    'how deep is the ocean at its deepest',
+    'how fast can a cheetah run',
+    'how many hearts does an octopus have',
+    'why do leaves change colour in autumn',
+    'how old is the oldest tree on Earth',
+    'how many moons does Jupiter have',
+    'what makes thunder so loud',
   ],
   oddity: [
     'cats knock things off tables',
@@ -168,6 +213,15 @@ export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
     'escalators have brushes on the sides',
     'socks vanish in the wash',
     'dogs tilt their heads',
+    'we yawn when others yawn',
+    'cold water tastes better than warm',
+    'fingers wrinkle in the bath',
+    'popcorn pops',
+    'the moon looks bigger near the horizon',
+    'some people sneeze in bright light',
+    'bread goes stale faster in the fridge',
+    'ice cubes go cloudy',
+    'music gets stuck in our heads',
   ],
   explore: [
     'pottery classes',
@@ -204,109 +258,3 @@ export const NOISE_BANKS: Readonly<Record<string, readonly string[]>> = {
     'a karaoke machine',
   ],
 };
-
-/**
- * Assistant replies open on what the round is about (the item, person, photo, topic) after a
- * short varied reaction, so no opening run of words repeats across a large corpus (issue: 52% of
- * assistant turns opened with a 6-word run used ≥ 50 times).
- */
-export const ASSISTANT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
-  like: [
-    '{react}, {item} - [noted|lovely|got it|good to know]; I will keep it in mind when we talk about {topic} {dayRef}',
-    '{react}[, {name}|], {item} it is - I will factor it into {aspect} for {topic}',
-    '{react}, so {item} is a favourite; it could even fit into {topic} {dayRef}, {aspect} permitting',
-  ],
-  dislike: [
-    '{react}, no {item} then - [understood|noted|fair enough]; I will steer clear of it for {topic}',
-    '{react}[, {name}|], {item} is off the table - I will plan {topic} around that {dayRef}',
-  ],
-  driftLike: [
-    '{react}, {item} instead of {prev} now - [thanks for the update|good to know]; I will adjust my suggestions {dayRef}',
-    '{react}[, {name}|], from {prev} to {item} - I will plan {topic} with that in mind',
-  ],
-  driftDislike: [
-    '{react}, so {item} is off the list now - [thanks for telling me|noted]; I will leave it out from now on',
-    '{react}[, {name}|], no more {item} then; I will keep that in mind for {topic}',
-  ],
-  relationship: [
-    '{react}, {person} [sounds|seems] [lovely|like a good friend|important to you|like great company]; how are things with them when it comes to {topic}?',
-    '{react}[, {name}|], time with {person} [sounds nice|is worth a lot|sounds like it did you good]; {followUp}?',
-  ],
-  goal: [
-    '{react}, {goal} - [what a great goal|love that|good for you]; {adviceLead} set a small milestone for {span}',
-    '{react}[, {name}|], wanting to {goal} is [great|a good plan|exciting]; {followUp}?',
-  ],
-  statement: [
-    '{react}, {kw} - [noted|good to know|that helps]; I will remember that when we talk about {topic}',
-    '{react}[, {name}|], [thanks for sharing|good to know|that is useful] about {kw}; it helps me understand {aspect} for you',
-  ],
-  image: [
-    '{react}, [lovely|great|nice|sweet] [photo|shot|picture]; where was it taken, and does it connect to {topic}?',
-    '{react}[, {name}|], that [looks lovely|is a great shot|makes a nice picture]; {followUp}?',
-  ],
-  concept: [
-    '{react}, {concept} [again|in a new photo|once more]! [such a|what a] [sweet|lovely|fun] [photo|shot|picture]; {followUp}?',
-    '{react}[, {name}|], so this is {concept} - thanks for showing me, I will remember {concept} when we talk about {topic} {dayRef}',
-  ],
-  misstatement: [
-    '{react}, noted: {slipDetail} is {slipWrong}',
-    '{react}[, {name}|] - {slipWrong} for {slipDetail}, got it',
-  ],
-  correction: [
-    '{react}, no problem - {slipDetail} is {slipRight}, not {slipWrong}; I have updated it',
-    '{react}[, {name}|], fixed: {slipRight} for {slipDetail} instead of {slipWrong}',
-  ],
-  noise: [
-    '{react}, [fun|good|fair|nice|odd] [question|tangent|one] - for {topic}, though, {adviceLead} {adviceAction}',
-    '{react}[, {name}|] - [a quick|a short|a small] [detour|tangent|aside] from {topic}, [happy to|no problem]; then [we can get back to|back to] {aspect} {dayRef}',
-  ],
-  personalize: [
-    'since you enjoy {known}, {adviceLead} pair it with {topic} {dayRef}',
-    'given what you told me about {known}, {adviceLead} keep {aspect} in mind',
-    'knowing you like {known}, a reward for finishing {topic} could be exactly that {dayRef}',
-  ],
-  personalizeDislike: [
-    'and I will keep {known} out of anything about {topic}, since I know that is not for you',
-    'no {known} in the {topic} suggestions, of course - let us focus on {aspect} instead',
-    'I remember {known} is not your thing, so the {topic} ideas {dayRef} will skip it',
-  ],
-  askCondition: [
-    'before I suggest {known} for {topic}: is it {when} this time, and does {aspect} matter?',
-    'quick check before I recommend anything with {known} {dayRef} - is it {when}?',
-    'would {known} work {dayRef}, or only {when}, so that I get {aspect} right',
-  ],
-};
-
-/**
- * Style clauses conditioned on Big Five (high/low); prefixes attach with a comma, suffixes with a
- * comma. Each phrase is a cue `readPersonalityEvidence` (src/memory/gold/personality-evidence.ts)
- * reads as its trait and side, and no other user template holds one, so a personality-inference
- * target built from the text says exactly what the message shows (tested in style-cues.test.ts).
- */
-export const STYLE_CLAUSES = {
-  exclaimPrefix: [
-    'oh wow',
-    'guess what',
-    'yay',
-    'oh man',
-    'I have to tell everyone',
-    'I could chat about this all day',
-  ],
-  worrySuffix: [
-    'though I am a bit worried about {aspect}',
-    'and I keep overthinking {aspect}',
-    'which is stressing me out a little',
-    'and I am worried I will get it wrong',
-    'I am nervous it will go wrong {dayRef}',
-    'and it is keeping me up at night',
-  ],
-  bluntPrefix: ['just tell me straight', 'skip the fluff', 'no lectures please', 'do not waste my time'],
-  politeSuffix: ['if you do not mind', 'thanks so much', 'no rush at all', 'I really appreciate it'],
-  curiousPrefix: ['I am curious', 'I love trying new things', 'I want to explore something new'],
-  plannerPrefix: ['I made a list already', 'to keep it organised', 'I like to plan ahead'],
-  reservedPrefix: [
-    'I will keep this short',
-    'I am keeping to myself lately, so briefly',
-    'not one for big chats, so briefly',
-  ],
-} as const;

@@ -34,17 +34,40 @@ export interface OfflineRealizerOptions {
 /** Plan topic labels as a person says them (never the label itself: "people in my life comes up"). */
 const SPOKEN_LABELS: Readonly<Record<string, string>> = {
   'people in my life': 'friends and family',
-  photos: 'the photos I take',
+  photos: 'my photos',
   'about me': 'my background',
   routines: 'my daily routine',
   'how I have been feeling': 'my mood lately',
 };
 
 /**
+ * A topic in the assistant's voice: "my photos" → "your photos".
+ *
+ * @example assistantVoice('my plan to run a marathon') // 'your plan to run a marathon'
+ */
+export function assistantVoice(topic: string): string {
+  return topic.replace(/\bmy\b/g, 'your').replace(/\bI\b/g, 'you');
+}
+
+/**
  * The subject a plan topic label names, in words: "preferences: durian" → its slot's subject
  * ("fruit"), "goals: marathon" → "marathon", "people in my life" → "friends and family".
  */
 export function speakableTopic(plan: UserPlan, label: string): string {
+  return withPlanCapitals(plan, spokenSubject(plan, label));
+}
+
+/** A name keeps the capital the plan's own words give it ("japan" → "Japan"). */
+function withPlanCapitals(plan: UserPlan, subject: string): string {
+  const word = new RegExp(`\\b${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+  for (const text of [...plan.preferences.map((p) => p.item), ...plan.goals.map((g) => g.description)]) {
+    const found = word.exec(text)?.[0];
+    if (found !== undefined && found !== found.toLowerCase()) return found;
+  }
+  return subject;
+}
+
+function spokenSubject(plan: UserPlan, label: string): string {
   const spoken = SPOKEN_LABELS[label];
   if (spoken !== undefined) return spoken;
   const at = label.indexOf(': ');
@@ -54,6 +77,11 @@ export function speakableTopic(plan: UserPlan, label: string): string {
     // The subject in words ("Thai food"), never the preference itself before the user says it.
     const pref = plan.preferences.find((p) => p.keywords[0] === subject);
     if (pref !== undefined) return slotTopic(pref.slot);
+  }
+  if (label.startsWith('goals')) {
+    // "goals: driving test" → "my plan to pass the driving test": a noun phrase any template takes.
+    const goal = plan.goals.find((g) => g.keywords[0] === subject);
+    if (goal !== undefined) return `my plan to ${goal.description}`;
   }
   return subject;
 }
@@ -80,6 +108,8 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           round.round,
           request.attempt,
         );
+        // The round's own topic, as the episodic gold labels it (src/util/round-topics.ts).
+        const topic = speakableTopic(plan, roundTopic[round.round] ?? session.topics[0]!);
         const ctx: RoundContext = {
           view,
           round,
@@ -87,8 +117,8 @@ export function createOfflineRealizer(options: OfflineRealizerOptions): Realizer
           // The personality at this round, not at the chunk's start: a shift said in the chunk shows from then on.
           style: styleFor(view.personalityAt(new Date(round.time).toISOString())),
           name,
-          // The round's own topic, as the episodic gold labels it (src/plan/round-topics.ts).
-          topic: speakableTopic(plan, roundTopic[round.round] ?? session.topics[0]!),
+          topic,
+          assistantTopic: assistantVoice(topic),
           slip: slipOf(plan, session.index, round.round),
         };
         const key = `${plan.userId}\u0000${session.index}\u0000${request.attempt}`;

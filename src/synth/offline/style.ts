@@ -1,43 +1,50 @@
 import type { BigFive } from '../../schemas/common.js';
+import type { STYLE_CLAUSES } from './style-clauses.js';
 
 /**
  * How the user's Big Five (at the turn's time, so drift shows) shapes the surface of a user
- * turn. Each field is a probability per sentence or turn. Scores are 1–5 (SPEC.md §1); 3 is
- * neutral and contributes nothing, each step away from 3 adds a quarter.
+ * turn. Scores are 1–5 (SPEC.md §1); 3 is neutral and contributes nothing. A style sentence is
+ * said on a minority of turns (at most 10% per trait for a score of 1 or 5, 5% for 2 or 4), so no opening
+ * or ending becomes the run's stock phrase.
  *
- * @example styleFor({ openness: 3, conscientiousness: 3, extraversion: 5, agreeableness: 3, neuroticism: 1 }).exclaim // 0.5
+ * @example styleFor({ openness: 3, conscientiousness: 3, extraversion: 5, agreeableness: 3, neuroticism: 1 }).exclaim // 0.4
  */
 export interface UserStyle {
-  /** High extraversion: exclamations and lively openers. */
+  /** Probability that a sentence ends with "!" (high extraversion). */
   exclaim: number;
-  /** Low extraversion: short, hedged openers, fewer extra sentences. */
-  reserved: number;
-  /** High neuroticism: worry markers. */
-  worry: number;
-  /** Low agreeableness: blunt demands. */
-  blunt: number;
-  /** High agreeableness: politeness markers. */
-  polite: number;
-  /** High openness: curiosity markers. */
-  curious: number;
-  /** High conscientiousness: planning markers. */
-  planner: number;
   /** Probability of a second, chattier sentence in a filler turn. */
   verbose: number;
+  /** Style banks this user draws from, each with its per-turn probability. */
+  banks: ReadonlyArray<readonly [keyof typeof STYLE_CLAUSES, number]>;
+  /** Low agreeableness: shorter assistant replies. */
+  terse: boolean;
 }
 
-const above = (score: number): number => Math.max(0, (score - 3) / 2) * 0.5;
-const below = (score: number): number => Math.max(0, (3 - score) / 2) * 0.5;
+/** Distance from neutral, 0…1. */
+const lean = (score: number): number => Math.min(1, Math.abs(score - 3) / 2);
+
+const BANKS: ReadonlyArray<readonly [keyof BigFive, keyof typeof STYLE_CLAUSES, keyof typeof STYLE_CLAUSES]> =
+  [
+    ['extraversion', 'extravertHigh', 'extravertLow'],
+    ['neuroticism', 'neuroticHigh', 'neuroticLow'],
+    ['agreeableness', 'agreeableHigh', 'agreeableLow'],
+    ['openness', 'openHigh', 'openLow'],
+    ['conscientiousness', 'conscientiousHigh', 'conscientiousLow'],
+  ];
 
 export function styleFor(bigFive: BigFive): UserStyle {
+  const banks: Array<readonly [keyof typeof STYLE_CLAUSES, number]> = [];
+  for (const [trait, high, low] of BANKS) {
+    const score = bigFive[trait];
+    if (score === 3) continue;
+    banks.push([score > 3 ? high : low, 0.1 * lean(score)]);
+  }
+  const up = Math.max(0, bigFive.extraversion - 3) / 2;
+  const down = Math.max(0, 3 - bigFive.extraversion) / 2;
   return {
-    exclaim: above(bigFive.extraversion),
-    reserved: below(bigFive.extraversion),
-    worry: above(bigFive.neuroticism),
-    blunt: below(bigFive.agreeableness),
-    polite: above(bigFive.agreeableness),
-    curious: above(bigFive.openness),
-    planner: above(bigFive.conscientiousness),
-    verbose: 0.35 + above(bigFive.extraversion) - below(bigFive.extraversion) * 0.5,
+    exclaim: 0.4 * up,
+    verbose: 0.75 + 0.25 * up - 0.3 * down,
+    banks,
+    terse: bigFive.agreeableness < 3,
   };
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { firstPerson, withKeywords } from './text.js';
+import { firstPerson, isPlural, withKeywords } from './text.js';
 
 describe('withKeywords', () => {
   it.each([
     ['spicy Sichuan hotpot', ['Sichuan', 'hotpot'], 'spicy Sichuan hotpot'],
     ['spicy food', ['hotpot'], 'spicy food, especially hotpot'],
-    ['Scandinavian furniture', ['scandinavian'], 'scandinavian furniture'],
+    ['Scandinavian furniture', ['scandinavian'], 'Scandinavian furniture'],
+    ['every Sunday morning', ['sunday'], 'every Sunday morning'],
     ['', ['a', 'b'], 'a and b'],
   ])('%s + %j → %s', (phrase, keywords, expected) => {
     expect(withKeywords(phrase, keywords)).toBe(expected);
@@ -22,5 +23,21 @@ describe('firstPerson', () => {
     ['The user tries new recipes', 'I try new recipes'],
   ])('%s → %s', (statement, expected) => {
     expect(firstPerson(statement)).toBe(expected);
+  });
+});
+
+describe('isPlural', () => {
+  it.each([
+    ['city breaks with museums', true],
+    ['heavily scented lotions', true],
+    ['e-books on a Kindle', true],
+    ['yoga classes', true],
+    ['dim sum', false],
+    ['collecting vinyl records', false],
+    ['weekend brunch with eggs benedict', false],
+    ['hummus', false],
+    ['chess', false],
+  ])('%s → %s', (phrase, plural) => {
+    expect(isPlural(phrase)).toBe(plural);
   });
 });

@@ -4,19 +4,16 @@
  */
 
 /**
- * Returns `phrase` with every keyword present verbatim (case-sensitive): missing ones are
- * appended as "…, especially k1 and k2".
+ * Returns `phrase` with every keyword present (in any case): missing ones are appended as
+ * "…, especially k1 and k2".
  *
  * @example withKeywords('spicy food', ['hotpot']) // 'spicy food, especially hotpot'
  */
 export function withKeywords(phrase: string, keywords: readonly string[]): string {
-  for (const keyword of keywords) {
-    if (phrase.includes(keyword)) continue;
-    // Same word in another case ("Scandinavian" for "scandinavian"): use the keyword's spelling.
-    const at = phrase.toLowerCase().indexOf(keyword.toLowerCase());
-    if (at >= 0) phrase = phrase.slice(0, at) + keyword + phrase.slice(at + keyword.length);
-  }
-  const missing = keywords.filter((keyword) => !phrase.includes(keyword));
+  // Keywords match case-insensitively (src/synth/check.ts): the phrase keeps its own spelling,
+  // so "every Sunday" stays capitalised for the keyword "sunday".
+  const lower = phrase.toLowerCase();
+  const missing = keywords.filter((keyword) => !lower.includes(keyword.toLowerCase()));
   if (missing.length === 0) return phrase;
   if (phrase.trim() === '') return missing.join(' and ');
   return `${phrase}, especially ${missing.join(' and ')}`;
@@ -51,7 +48,7 @@ export function firstPerson(statement: string): string {
   text = text.replace(/^the user's\b/i, 'my').replace(/\bthe user's\b/gi, 'my');
   const lead = /^the user\s+(\w+)/i.exec(text);
   if (lead !== null) text = `I ${baseVerb(lead[1]!.toLowerCase())}${text.slice(lead[0].length)}`;
-  else if (/^[a-z]+s\b/.test(text))
+  else if (/^[a-z-]+s\b/.test(text))
     text = `I ${baseVerb(text.split(' ')[0]!)}${text.slice(text.indexOf(' ') >= 0 ? text.indexOf(' ') : text.length)}`;
   text = text
     .replace(/\bthe user\b/gi, 'me')
@@ -60,4 +57,43 @@ export function firstPerson(statement: string): string {
     .replace(/\bthem\b/g, 'me')
     .replace(/\bthey\b/g, 'I');
   return text;
+}
+
+const PREPOSITIONS = new Set([
+  'with',
+  'of',
+  'for',
+  'on',
+  'in',
+  'at',
+  'from',
+  'without',
+  'by',
+  'before',
+  'after',
+]);
+
+/**
+ * Whether a noun phrase is plural, read from its head noun (the last word before a preposition):
+ * "city breaks with museums" is, "dim sum" and "collecting vinyl records" (an activity) are not.
+ * Templates say "{kwItem} {is} not for me" with the verb this picks.
+ *
+ * @example isPlural('city breaks with museums') // true
+ */
+export function isPlural(phrase: string): boolean {
+  const words = phrase
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
+  if (/ing$/.test(words[0] ?? '')) return false;
+  const cut = words.findIndex((word, i) => i > 0 && PREPOSITIONS.has(word));
+  const head = (cut > 0 ? words.slice(0, cut) : words).at(-1) ?? '';
+  return /[^su']s$/.test(head) && !/(?:ss|us|is|news|series)$/.test(head);
+}
+
+/** The verbs that agree with an item as subject: `{is}`, `{does}`, `{gets}`, `{sounds}`. */
+export function agreement(item: string): { is: string; does: string; gets: string; sounds: string } {
+  return isPlural(item)
+    ? { is: 'are', does: 'do', gets: 'get', sounds: 'sound' }
+    : { is: 'is', does: 'does', gets: 'gets', sounds: 'sounds' };
 }
