@@ -208,8 +208,10 @@ describe('memory replay on the offline corpus (real plan → offline realizer)',
         else shown++;
       }
     }
-    // Both kinds occur: messages with personality cues and messages with none (PEM skips those).
-    expect(shown).toBeGreaterThan(50);
+    // Both kinds occur: targets the messages show and targets with not enough evidence. The reader
+    // keeps a lexicon of its own (IPIP-NEO item words), so it reads only part of the written style:
+    // most targets are 3 (see the README's personality figures).
+    expect(shown).toBeGreaterThan(10);
     expect(neutral).toBeGreaterThan(50);
   });
 

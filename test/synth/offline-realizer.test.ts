@@ -161,9 +161,10 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
   });
 
   // Replies answer the turn they follow (issue 27) instead of appending generic advice to every
-  // turn, so there are fewer long composed sentences to dilute restated preferences: the bound
-  // is 8.5% on average and 13% for any user.
-  it('rarely repeats a sentence: duplicate-sentence rate < 8.5% on average, < 13% for every user', () => {
+  // turn, so there are fewer long composed sentences to dilute restated preferences; and small talk
+  // keeps the round's slot topic (the episode labels follow it), so a topic line can come back in a
+  // session: the bound is 8.5% on average and 14% for any user.
+  it('rarely repeats a sentence: duplicate-sentence rate < 8.5% on average, < 14% for every user', () => {
     const rates = dialogues.map(
       (d) => duplicateSentenceRate(d.sessions.flatMap((s) => s.turns.map((t) => t.text))).rate,
     );
@@ -172,7 +173,7 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
       `duplicate-sentence rate over ${USERS} users × ${ROUNDS} rounds: mean ${(mean * 100).toFixed(2)}%, max ${(Math.max(...rates) * 100).toFixed(2)}%`,
     );
     expect(mean).toBeLessThan(0.085);
-    expect(Math.max(...rates)).toBeLessThan(0.13);
+    expect(Math.max(...rates)).toBeLessThan(0.14);
   });
 
   it('is deterministic: same seed, same bytes; another seed, other text', async () => {
