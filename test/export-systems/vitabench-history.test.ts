@@ -64,7 +64,7 @@ function measure(plant: (sub: Sub, plan: UserPlan) => void = () => {}): VitaCoun
 describe('VitaBench subtasks need the user history', () => {
   it('offer several stores that fit the request; only the remembered preference picks the expected one', () => {
     const n = measure();
-    expect(n.subtasks).toBeGreaterThan(40);
+    expect(n.subtasks).toBeGreaterThan(30);
     const figures = vitaFigures(n);
     for (const name of [
       'vitabench_history_blind_accuracy',

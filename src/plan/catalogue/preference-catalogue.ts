@@ -66,7 +66,7 @@ const ROWS: Record<PreferenceCategory, Row[]> = {
     ['cuisine-indian', 'Indian butter chicken/butter chicken,Indian; !cumin-heavy dishes/cumin'],
     ['cuisine-mexican', 'fish tacos/tacos; !cilantro/cilantro'],
     ['cuisine-cantonese', 'dim sum/dim sum; roast goose/roast goose', 'chinese'],
-    ['snacks', 'salted peanuts/peanuts; !peanuts/peanut'],
+    ['snacks', 'salted peanuts/peanuts; !salty snacks/salty snacks'],
     ['smoothie', 'green smoothies/smoothie; !kale/kale', 'fitness health'],
     ['kids-food', 'kid-friendly family restaurants/family restaurant', 'family', { kids: true }],
     ['lunch', 'bento boxes for lunch/bento; salad bowls for lunch/salad'],
