@@ -3,7 +3,7 @@ import type { Preference } from '../schemas/plan.js';
 
 /** Adjectives a personality-shift turn uses (one per trait and direction). */
 export const TRAIT_WORDS: Record<string, { up: string; down: string }> = {
-  openness: { up: 'curious', down: 'cautious' },
+  openness: { up: 'curious', down: 'set in my ways' },
   conscientiousness: { up: 'organized', down: 'scattered' },
   extraversion: { up: 'outgoing', down: 'quiet' },
   agreeableness: { up: 'patient', down: 'irritable' },

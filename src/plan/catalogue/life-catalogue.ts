@@ -70,7 +70,7 @@ export const IMPLICIT_CAUSES: readonly string[] = [
 /** Big Five shifts with their causes (sign = direction of the shift). */
 export const PERSONALITY_SHIFTS: ReadonlyArray<{ trait: BigFiveTrait; delta: 1 | -1; cause: string }> = [
   { trait: 'openness', delta: 1, cause: 'a long trip abroad broadened my outlook' },
-  { trait: 'openness', delta: -1, cause: 'a stressful period made me stick to what I know' },
+  { trait: 'openness', delta: -1, cause: 'a year of big changes made me want what I know' },
   { trait: 'conscientiousness', delta: 1, cause: 'a promotion came with more responsibility' },
   { trait: 'conscientiousness', delta: -1, cause: 'burnout after a long project' },
   { trait: 'extraversion', delta: 1, cause: 'joining a weekend sports club' },
