@@ -36,6 +36,7 @@ import { askSpanTeacher, type SpanItem, type SpanState } from './gold/teacher-sp
 import { goldTreeOps, initialTreeValues } from './gold/tree-gold.js';
 import { describePersonality } from './persona/pem.js';
 import { createPersonaMemory, type MemoryConfigInput } from './persona/persona-memory.js';
+import { roundChunkEnds } from './round-chunks.js';
 import { buildTrajectory } from './trajectory.js';
 import { formatTreeOps } from './tree/parse-ops.js';
 import { applyTreeOps, createPersonaTree } from './tree/persona-tree.js';
@@ -384,20 +385,4 @@ export async function replayMemory(
       sessionBoundaryMismatches: boundaryMismatches,
     },
   };
-}
-
-/** Positions where each window of `rounds` user/assistant rounds ends (the last one included). */
-export function roundChunkEnds(turns: ReadonlyArray<{ speaker: string }>, rounds: number): Set<number> {
-  const ends = new Set<number>();
-  let inChunk = 0;
-  turns.forEach((turn, position) => {
-    if (turn.speaker !== 'user') return;
-    if (inChunk === rounds) {
-      ends.add(position - 1);
-      inChunk = 0;
-    }
-    inChunk++;
-  });
-  if (turns.length > 0) ends.add(turns.length - 1);
-  return ends;
 }

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
 import { UserMemory } from '../schemas/memory.js';
-import { roundChunkEnds } from './replay.js';
+import { roundChunkEnds } from './round-chunks.js';
 
 const turns = (speakers: string) => [...speakers].map((s) => ({ speaker: s === 'u' ? 'user' : 'assistant' }));
 

@@ -103,7 +103,14 @@ async function withInterrupts<T>(
   const controller = new AbortController();
   let received: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (received !== undefined) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (received !== undefined) {
+      // A second signal stops at once: this listener goes and the signal is raised again, so the
+      // run lock's own listener releases the lock and the process ends by the signal.
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.kill(process.pid, signal);
+      return;
+    }
     received = signal;
     process.stderr.write(`\n${signal}: stopping after the records in flight (again to stop at once)…\n`);
     controller.abort();
