@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js';
 import { runCli } from '../support/cli.js';
+import { runDataText } from '../support/run-data.js';
 
 /** Run-directory integrity through the shipped binary: locks, merge checks, verified resume, damaged journals. */
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -18,31 +19,7 @@ let reference: string;
 
 const pf = (args: string[], env?: Record<string, string | undefined>) => runCli(work, args, env);
 
-const DATA = [
-  'plan/plan.jsonl',
-  'dialogues/dialogues.jsonl',
-  'memory/memory.jsonl',
-  'validation.json',
-  'export/sft/train.jsonl',
-  'report.html',
-];
-/**
- * The data files' text. report.html's run header records provenance and spending (the config hash,
- * which covers the answer-cache folder these runs vary, and what each invocation spent on online
- * stages, which a resumed run splits across invocations), so it is left out of the comparison;
- * the rest of the report depends only on the data.
- */
-async function data(dir: string): Promise<string[]> {
-  return Promise.all(
-    DATA.map((rel) =>
-      readFile(join(dir, rel), 'utf8').then(
-        (text) =>
-          rel === 'report.html' ? text.replace(/<header class="run-header"[\s\S]*?<\/header>/, '') : text,
-        () => '<missing>',
-      ),
-    ),
-  );
-}
+const data = (dir: string) => runDataText(dir);
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-integrity-'));

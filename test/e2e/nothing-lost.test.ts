@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { runCli } from '../support/cli.js';
+import { runDataText } from '../support/run-data.js';
 
 /**
  * Nothing lost through the shipped binary: a budget stop is a clean, resumable stop; users lost
@@ -13,26 +14,7 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 let work: string;
 let small: string;
 
-const DATA = [
-  'plan/plan.jsonl',
-  'dialogues/dialogues.jsonl',
-  'memory/memory.jsonl',
-  'validation.json',
-  'export/sft/train.jsonl',
-  'report.html',
-];
-/** The data files' text; report.html without its run header, which records this invocation's spending. */
-async function data(dir: string): Promise<string[]> {
-  return Promise.all(
-    DATA.map((rel) =>
-      readFile(join(dir, rel), 'utf8').then(
-        (text) =>
-          rel === 'report.html' ? text.replace(/<header class="run-header"[\s\S]*?<\/header>/, '') : text,
-        () => '<missing>',
-      ),
-    ),
-  );
-}
+const data = (dir: string) => runDataText(dir);
 /** manifest.files without report.html (its header differs with the spending, see `data`). */
 const dataFiles = (files: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(files).filter(([path]) => path !== 'report.html'));
