@@ -6,6 +6,14 @@ import { cardFeatures } from './hf-features.js';
 
 const FEATURES = { sft: cardFeatures(SFT_COLUMNS), rl: cardFeatures(RL_COLUMNS) };
 
+/** How many PersonaMem questions were left out, per reason ('' when none). */
+function leftOutNote(summary: ExportSummary, config: ExportConfig): string {
+  const out = summary.eval.personamem.leftOut;
+  if (out === undefined || out.historyTooShort + out.evidenceTooFar === 0) return '';
+  const { min, max } = config.eval.personamemContextRange;
+  return `: ${out.historyTooShort} asked before the history reached ${min} tokens, ${out.evidenceTooFar} whose evidence sessions exceed ${max}`;
+}
+
 /** The evaluation sets that hold questions (a set with none is not listed). */
 function evalSets(summary: ExportSummary, config: ExportConfig): string {
   const lines = [
@@ -13,7 +21,7 @@ function evalSets(summary: ExportSummary, config: ExportConfig): string {
       ? `- \`eval/persona-mme/Persona-MME.json\` + \`samples/<user>/user_data.json\`: ${summary.eval.personaMme.questions} questions over ${summary.eval.personaMme.users} users.`
       : '',
     summary.eval.personamem.questions > 0
-      ? `- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions; each sees whole sessions of its user as close to ${config.eval.personamemContextTokens} tokens as ${config.eval.personamemContextRange.min}–${config.eval.personamemContextRange.max} tokens allow, questions whose history gives no such context left out (token columns counted with gpt-tokenizer, o200k).`
+      ? `- \`eval/personamem/questions.csv\` + \`shared_contexts.jsonl\`: ${summary.eval.personamem.questions} questions; each sees whole sessions of its user as close to ${config.eval.personamemContextTokens} tokens as ${config.eval.personamemContextRange.min}–${config.eval.personamemContextRange.max} tokens allow, questions whose history gives no such context left out${leftOutNote(summary, config)} (token columns counted with gpt-tokenizer, o200k).`
       : '',
     summary.eval.locomo.questions > 0
       ? `- \`eval/locomo.json\`: ${summary.eval.locomo.samples} conversations, ${summary.eval.locomo.questions} questions (LoCoMo shape).`

@@ -8,6 +8,7 @@ import { BufferRegions, createByteRing, RingReader } from '../util/byte-ring.js'
 import { readJson, readJsonl, writeFileAtomic, writeJson } from '../util/fs.js';
 import { createThreadPool } from '../util/thread-pool.js';
 import { renderDatasetCard } from './dataset-card.js';
+import type { PersonaMemLeftOut } from './eval/personamem.js';
 import { inline, scanAndChoose } from './export-scan.js';
 import {
   type ExportJob,
@@ -63,7 +64,8 @@ export interface ExportSummary {
   candidates: { sft: Record<Split, Record<string, number>>; rl: Record<Split, Record<string, number>> };
   eval: {
     personaMme: { users: number; questions: number };
-    personamem: { questions: number; contexts: number };
+    /** `leftOut` once any user had a PersonaMem question. */
+    personamem: { questions: number; contexts: number; leftOut?: PersonaMemLeftOut };
     locomo: { samples: number; questions: number };
   };
   offline: { realizer: boolean; memory: boolean; judges: boolean | null };

@@ -1,6 +1,7 @@
 import type { QaTarget, UserPlan } from '../schemas/plan.js';
 import type { QaConfig } from '../schemas/plan-config.js';
 import type { Rng } from '../util/rng.js';
+import { inSituTimes, sessionEndTimes } from './ask-times.js';
 import {
   adversarial,
   alignmentAt,
@@ -23,7 +24,7 @@ import {
   suggestNew,
   updateReason,
 } from './preference-kernels.js';
-import { createQaContext, finishTarget, type Kernel, ms } from './qa-context.js';
+import { createQaContext, finishTarget, type Kernel } from './qa-context.js';
 import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS } from './tasks.js';
 
 /**
@@ -67,7 +68,8 @@ export interface BuildQaOptions {
 
 /**
  * QA targets for every family: each asked in first person at a session end (one minute after the
- * session's last round, well inside the t_s gap) or at the end of the history, answered with the
+ * session's last round, well inside the t_s gap; PersonaMem's only once the history reaches its
+ * context length, `ask-times.ts`) or at the end of the history, answered with the
  * plan's state at that time, with evidence slots strictly before it.
  *
  * @example plan.qa = buildQaTargets(plan, { rng: createRng(42, 'qa'), config: QaConfig.parse({}) });
@@ -75,9 +77,7 @@ export interface BuildQaOptions {
 export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarget[] {
   const { rng, config } = options;
   const context = createQaContext(plan, rng);
-  const times = plan.sessions.map(
-    (session) => ms(session.start) + ((session.rounds - 1) * session.roundGapMinutes + 1) * 60_000,
-  );
+  const times = sessionEndTimes(plan);
   const endTime = times[times.length - 1] as number;
   const specs = [
     ...allocateTasks(PERSONA_MME_TASKS, config.personaMme, config.weights, rng),
@@ -88,7 +88,9 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
   // One user is never asked the same question twice (an exact duplicate eval item).
   const asked = new Set<string>();
   for (const spec of specs) {
-    const first = rng.chance(config.atEndRatio) || times.length < 2 ? endTime : rng.pick(times.slice(1));
+    // In-situ session ends: PersonaMem's only where the history reaches its context length.
+    const pool = inSituTimes(plan, spec, config);
+    const first = rng.chance(config.atEndRatio) || pool.length === 0 ? endTime : rng.pick(pool);
     const candidates = first === endTime ? [endTime] : [first, endTime];
     let target: QaTarget | null = null;
     let question = '';

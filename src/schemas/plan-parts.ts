@@ -53,6 +53,21 @@ export const QaConfig = z
       .describe(
         'Share of questions asked at the end of the history; the rest in situ at earlier session ends.',
       ),
+    personaMemMinTokens: z
+      .number()
+      .int()
+      .min(0)
+      .default(15_560)
+      .describe(
+        "PersonaMem questions are asked in situ only at session ends whose history reaches this many tokens (gpt-tokenizer; 15,560 = the real questions_32k.csv's shortest context, below which export leaves a question out); a user whose whole history is shorter is asked at its end. 0 asks them at any session end.",
+      ),
+    tokensPerRound: z
+      .number()
+      .positive()
+      .default(70)
+      .describe(
+        'Tokens (gpt-tokenizer) a dialogue round (user + assistant turn) is reckoned at when the plan, before any text exists, judges how long a history is. The offline realizer writes 71–112 per round over a long history (1st percentile 71, median 85); a lower figure asks later, never too early.',
+      ),
   })
   .strict();
 export type QaConfig = z.infer<typeof QaConfig>;

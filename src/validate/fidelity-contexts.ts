@@ -17,7 +17,17 @@ import type { UserIndex } from './types.js';
 
 /** Counters the meter sums over users. */
 export function emptyContextCounts() {
-  return { pmQuestions: 0, pmTokens: 0, pmOutOfRange: 0, pmLeftOut: 0 };
+  return {
+    pmQuestions: 0,
+    pmTokens: 0,
+    pmOutOfRange: 0,
+    /** Left out: asked before the history reaches the range's shortest context (user's whole history reaches it). */
+    pmLeftOutEarly: 0,
+    /** Left out: evidence sessions alone longer than the range's longest context. */
+    pmLeftOutFar: 0,
+    /** Questions of users whose whole history is shorter than the range's shortest context (all left out). */
+    pmShortUser: 0,
+  };
 }
 
 /** One user's PersonaMem contexts as export builds them (users of the exported splits). */
@@ -33,7 +43,12 @@ export function measureContexts(
   const target = exportConfig.eval.personamemContextTokens;
   const range = exportConfig.eval.personamemContextRange;
   const { placed, leftOut } = placeQuestions(index.bundle, messages, targets, target, range);
-  n.pmLeftOut += leftOut.length;
+  const whole = messages.reduce((sum, message) => sum + message.tokens, 0);
+  for (const question of leftOut) {
+    if (whole < range.min) n.pmShortUser++;
+    else if (question.reason === 'history-too-short') n.pmLeftOutEarly++;
+    else n.pmLeftOutFar++;
+  }
   for (const question of placed) {
     n.pmQuestions++;
     n.pmTokens += question.tokens;
@@ -44,12 +59,17 @@ export function measureContexts(
   }
 }
 
-/** `personamem_context_tokens` (mean vs target), `personamem_context_range` (target 0), questions left out. */
+/**
+ * `personamem_context_tokens` (mean vs target), `personamem_context_range` (target 0),
+ * `personamem_questions_left_out` (of users whose whole history reaches the range; at most 5%) and
+ * the questions left out per reason (of all; reported).
+ */
 export function contextFigures(
   n: ReturnType<typeof emptyContextCounts>,
   exportConfig: ExportConfig,
 ): Record<string, FidelityFigure> {
   const figures: Record<string, FidelityFigure> = {};
+  const { min, max } = exportConfig.eval.personamemContextRange;
   if (n.pmQuestions > 0) {
     figures.personamem_context_tokens = meanFigure(
       `mean PersonaMem context length in tokens, gpt-tokenizer (real 32k file: ${PERSONAMEM_32K_MEAN_TOKENS})`,
@@ -59,7 +79,6 @@ export function contextFigures(
       'tokens',
       0,
     );
-    const { min, max } = exportConfig.eval.personamemContextRange;
     const real = min === PERSONAMEM_32K_RANGE.min && max === PERSONAMEM_32K_RANGE.max;
     figures.personamem_context_range = defect(
       `PersonaMem contexts outside ${min}–${max} tokens, gpt-tokenizer (${real ? "the real 32k file's shortest and longest" : `configured; real 32k file: ${PERSONAMEM_32K_RANGE.min}–${PERSONAMEM_32K_RANGE.max}`})`,
@@ -68,21 +87,38 @@ export function contextFigures(
       0,
     );
   }
-  if (n.pmQuestions + n.pmLeftOut > 0) {
-    const of = n.pmQuestions + n.pmLeftOut;
-    figures.personamem_questions_left_out = {
-      description:
-        "PersonaMem questions left out of the export: the history before them is shorter than the real file's shortest context, or their evidence sessions alone exceed its longest",
-      value: Math.round((n.pmLeftOut / of) * 1000) / 10,
+  // Users whose whole history reaches the shortest context: each of their questions can be asked
+  // late enough, so leaving one out is a defect of where it was asked (or of its evidence).
+  const reaching = n.pmQuestions + n.pmLeftOutEarly + n.pmLeftOutFar;
+  if (reaching > 0)
+    figures.personamem_questions_left_out = defect(
+      `PersonaMem questions left out of the export, of users whose whole history reaches ${min} tokens: asked before their history reaches it (${n.pmLeftOutEarly}) or with evidence sessions longer than ${max} tokens with the question's own session (${n.pmLeftOutFar})`,
+      n.pmLeftOutEarly + n.pmLeftOutFar,
+      reaching,
+      5,
+    );
+  const all = reaching + n.pmShortUser;
+  if (all > 0) {
+    const reported = (description: string, count: number): FidelityFigure => ({
+      description,
+      value: Math.round((count / all) * 1000) / 10,
       unit: '%',
-      // Reported, not a defect: the real file has no context that short or that long.
+      // Reported: the real file has no context that short or that long.
       target: null,
       kind: 'about',
       tolerance: null,
-      count: n.pmLeftOut,
-      of,
+      count,
+      of: all,
       ok: null,
-    };
+    });
+    figures.personamem_left_out_history_too_short = reported(
+      `PersonaMem questions left out because the history before them is shorter than ${min} tokens (${n.pmShortUser} of them of users whose whole history is)`,
+      n.pmLeftOutEarly + n.pmShortUser,
+    );
+    figures.personamem_left_out_evidence_too_far = reported(
+      `PersonaMem questions left out because their evidence sessions with the question's own session exceed ${max} tokens`,
+      n.pmLeftOutFar,
+    );
   }
   return figures;
 }

@@ -7,6 +7,7 @@ import { personaMemUser } from '../../src/export/eval/personamem.js';
 import {
   PERSONAMEM_32K_MEAN_TOKENS,
   PERSONAMEM_32K_RANGE,
+  type PlacedQuestion,
   personaMemMessages,
   personaMemTargets,
   placeQuestions,
@@ -109,12 +110,58 @@ describe('PersonaMem context length', () => {
     expect(new Set(real.leftOut.map((q) => q.reason))).toEqual(new Set(['history-too-short']));
   });
 
+  it('evidence far back and recent: its sessions and a run of the latest ones that may hold the later evidence, nothing after the question', () => {
+    const bundle = buildFixtureUser('user-0001', { sessions: 6 });
+    const messages = personaMemMessages(bundle);
+    // Evidence in the first and the fifth session, asked after the sixth.
+    const qa = {
+      ...personaMemTargets(bundle, config)[0]!,
+      evidenceSlotIds: ['user-0001-slot-0', 'user-0001-slot-4'],
+    };
+    const asked = Date.parse(qa.questionTime);
+    expect(messages.filter((m) => m.time >= asked)).toEqual([]);
+    const session = (s: number) =>
+      messages.filter((m) => m.session === s).reduce((sum, m) => sum + m.tokens, 0);
+    const system = messages[0]!.tokens;
+    const whole = system + [0, 1, 2, 3, 4, 5].reduce((sum, s) => sum + session(s), 0);
+    // The whole history is too long and its evidence sessions with only the sessions after the
+    // last one too short: a run of the latest sessions reaching back past the fifth fits.
+    const range = { min: system + session(0) + session(4) + session(5) + 1, max: whole - 1 };
+    const { placed, leftOut } = placeQuestions(bundle, messages, [qa], range.min, range);
+    expect(leftOut).toEqual([]);
+    const [question] = placed as [PlacedQuestion];
+    const indexes = question.parts.flatMap(([from, to]) =>
+      Array.from({ length: to - from }, (_, k) => from + k),
+    );
+    const turn = (slot: string) =>
+      messages.findIndex((m) => m.turnId === indexUser(bundle).turnBySlot.get(slot)!.turn.id);
+    for (const slot of qa.evidenceSlotIds) expect(indexes).toContain(turn(slot));
+    expect(question.parts[0]).toEqual([1, 1 + messages.filter((m) => m.session === 0).length]);
+    expect(question.parts.at(-1)![0]).toBeLessThanOrEqual(turn('user-0001-slot-4'));
+    expect(question.parts.at(-1)![1]).toBe(question.end);
+    expect(question.tokens).toBe(system + indexes.reduce((sum, i) => sum + messages[i]!.tokens, 0));
+    expect(question.tokens).toBeGreaterThanOrEqual(range.min);
+    expect(question.tokens).toBeLessThanOrEqual(range.max);
+    // Sessions between the two evidence sessions that the run does not reach are left out.
+    expect(indexes.some((i) => messages[i]!.session === 1)).toBe(false);
+    // Evidence sessions with the question's own session longer than the longest context: left out.
+    const tight = { min: 1, max: system + session(0) + session(4) + session(5) - 1 };
+    const far = placeQuestions(bundle, messages, [qa], tight.max, tight);
+    expect(far.leftOut.map((q) => q.reason)).toEqual(['evidence-too-far']);
+  });
+
   it('fidelity: a corpus of short histories exports no PersonaMem context and says how many it left out', () => {
     const meter = createFidelityMeter({ exportConfig: config });
     for (const id of ['user-0001', 'user-0002']) meter.addUser(indexUser(buildFixtureUser(id)), new Map());
     const figures = meter.finish();
     expect(figures.personamem_context_tokens).toBeUndefined();
-    expect(figures.personamem_questions_left_out).toMatchObject({ value: 100, ok: null });
+    // Users whose whole history is short: reported per reason, not held against the 5% target.
+    expect(figures.personamem_questions_left_out).toBeUndefined();
+    expect(figures.personamem_left_out_history_too_short).toMatchObject({ value: 100, ok: null });
+    expect(figures.personamem_left_out_history_too_short?.description).toContain(
+      'of users whose whole history is',
+    );
+    expect(figures.personamem_left_out_evidence_too_far).toMatchObject({ value: 0, ok: null });
   });
 
   it('persona-tree test users realized offline: contexts within the real range (also by the model tokenizer), mean within 10%', async () => {
@@ -155,5 +202,7 @@ describe('PersonaMem context length', () => {
     expect(exported).toBeGreaterThan(30);
     expect(figures.personamem_context_range).toMatchObject({ count: 0, ok: true });
     expect(figures.personamem_context_tokens).toMatchObject({ ok: true });
+    // Asked once the history reaches the real file's shortest context: few questions left out.
+    expect(figures.personamem_questions_left_out).toMatchObject({ target: 5, ok: true });
   }, 240_000);
 });

@@ -104,10 +104,12 @@ export function personaMemMessages(bundle: EvalSource): PersonaMemMessage[] {
  * Places each question in a context of the real file's length (`range`), closest to
  * `contextTokens`: the run of whole sessions ending where it is asked (`end` before the first
  * message at or after its time) and starting at or before its first evidence; when every such
- * run is longer than `range.max`, the sessions holding its evidence followed by the latest
- * sessions (PersonaMem's contexts are blocks put together, not one timeline). A question whose
- * whole history is shorter than `range.min`, or whose evidence sessions alone exceed `range.max`,
- * is left out (`leftOut`), as the real file has no context of that length.
+ * run is longer than `range.max`, the sessions holding its evidence with a run of the latest
+ * sessions up to the question, starting anywhere after the first evidence session (PersonaMem's
+ * contexts are blocks put together, not one timeline). Nothing after the question is ever in its
+ * context. A question whose whole history is shorter than `range.min` ('history-too-short'), or
+ * whose evidence sessions with the question's own session exceed `range.max`
+ * ('evidence-too-far'), is left out (`leftOut`), as the real file has no context of that length.
  *
  * @example placeQuestions(bundle, personaMemMessages(bundle), targets, 24_846).placed
  */
@@ -161,19 +163,21 @@ export function placeQuestions(
         best = { parts: [[start, end]], tokens };
     }
     if (best === null) {
-      // Evidence sessions, then the latest sessions after them up to the question.
+      // Evidence sessions, then a run of the latest sessions up to the question starting after the
+      // first of them (any evidence session inside the run is part of it).
       const blocks = [
         ...new Map(refs.filter((r) => r < end).map((r) => [blockOf(r)[0], blockOf(r)])).values(),
-      ];
-      const own = system + blocks.reduce((total, [from, to]) => total + sum(from, Math.min(to, end)), 0);
-      const trimmed = blocks.map(([from, to]) => [from, Math.min(to, end)] as const);
-      const lastEvidence = trimmed.length === 0 ? 1 : trimmed[trimmed.length - 1]![1];
-      // The question's own session holds evidence: the evidence blocks alone end where it is asked.
-      if (lastEvidence >= end && inRange(own)) best = { parts: trimmed, tokens: own };
-      for (const start of starts.filter((s) => s >= lastEvidence && s < end)) {
-        const tokens = own + sum(start, end);
+      ]
+        .map(([from, to]) => [from, Math.min(to, end)] as const)
+        .sort((a, b) => a[0] - b[0]);
+      const own = system + blocks.reduce((total, [from, to]) => total + sum(from, to), 0);
+      const firstEvidence = blocks[0]?.[0] ?? 1;
+      for (const start of starts.filter((s) => s > firstEvidence && s < end)) {
+        const before = blocks.filter(([, to]) => to <= start);
+        const tokens =
+          system + before.reduce((total, [from, to]) => total + sum(from, to), 0) + sum(start, end);
         if (inRange(tokens) && (best === null || closer(tokens, best.tokens)))
-          best = { parts: [...trimmed, [start, end]], tokens };
+          best = { parts: [...before, [start, end]], tokens };
       }
       if (best === null) {
         leftOut.push({ qa, reason: 'evidence-too-far', tokens: own });

@@ -72,10 +72,21 @@ export function questionUuid(userId: string, qaId: string): string {
 export interface PersonaMemUser {
   contexts: string[];
   rows: string[];
+  /** Questions left out, per reason (`placeQuestions`). */
+  leftOut: PersonaMemLeftOut;
+}
+
+/** PersonaMem questions left out because no context of the real file's length holds them. */
+export interface PersonaMemLeftOut {
+  /** The history before the question is shorter than the range's shortest context. */
+  historyTooShort: number;
+  /** Its evidence sessions with the question's own session exceed the range's longest context. */
+  evidenceTooFar: number;
 }
 
 /**
- * A user's PersonaMem part (null when the user has no target): built where the user is read (a
+ * A user's PersonaMem part (null when the user has no target; no rows when every question is left
+ * out): built where the user is read (a
  * worker thread), written by `createPersonaMemWriter`. Each question sees a window of the user's
  * own sessions (blocks) ending where it is asked, as close to `eval.personamemContextTokens` as
  * the history allows (`personamem-context.ts`); questions with the same window share one context
@@ -88,15 +99,21 @@ export function personaMemUser(bundle: EvalSource, config: ExportConfig): Person
   const targets = personaMemTargets(bundle, config);
   if (targets.length === 0) return null;
   const history = personaMemMessages(bundle);
-  const { placed } = placeQuestions(
+  const { placed, leftOut } = placeQuestions(
     bundle,
     history,
     targets,
     config.eval.personamemContextTokens,
     config.eval.personamemContextRange,
   );
-  if (placed.length === 0) return null;
-  const part: PersonaMemUser = { contexts: [], rows: [] };
+  const part: PersonaMemUser = {
+    contexts: [],
+    rows: [],
+    leftOut: {
+      historyTooShort: leftOut.filter((q) => q.reason === 'history-too-short').length,
+      evidenceTooFar: leftOut.filter((q) => q.reason === 'evidence-too-far').length,
+    },
+  };
   // One shared context per window opening (every part but the last, and where the last starts),
   // running to the last question asked in it.
   const opening = (p: PlacedQuestion) => JSON.stringify([...p.parts.slice(0, -1), p.parts.at(-1)![0]]);
@@ -151,7 +168,8 @@ export function personaMemUser(bundle: EvalSource, config: ExportConfig): Person
 
 /**
  * Writes PersonaMem's `questions.csv` and `shared_contexts.jsonl` from user parts (see
- * `personaMemUser`), numbering personas in the order their parts are added.
+ * `personaMemUser`), numbering personas with rows in the order their parts are added. `finish`
+ * counts the questions left out per reason once any user had a PersonaMem question.
  *
  * @example const writer = createPersonaMemWriter(dir); writer.addUser(personaMemUser(bundle, config)); await writer.finish();
  */
@@ -159,20 +177,26 @@ export function createPersonaMemWriter(dir: string) {
   const rows: string[] = [PERSONAMEM_COLUMNS.join(',')];
   const contexts: string[] = [];
   let personas = 0;
+  let leftOut: PersonaMemLeftOut | null = null;
   return {
     addUser(part: PersonaMemUser | null): void {
       if (part === null) return;
+      leftOut ??= { historyTooShort: 0, evidenceTooFar: 0 };
+      leftOut.historyTooShort += part.leftOut.historyTooShort;
+      leftOut.evidenceTooFar += part.leftOut.evidenceTooFar;
+      if (part.rows.length === 0) return;
       const personaIndex = csvField(personas++);
       contexts.push(...part.contexts);
       for (const row of part.rows) rows.push(`${personaIndex},${row}`);
     },
-    async finish(): Promise<{ questions: number; contexts: number }> {
+    async finish(): Promise<{ questions: number; contexts: number; leftOut?: PersonaMemLeftOut }> {
       await writeFileAtomic(join(dir, 'questions.csv'), `${rows.join('\n')}\n`);
       await writeFileAtomic(
         join(dir, 'shared_contexts.jsonl'),
         contexts.length === 0 ? '' : `${contexts.join('\n')}\n`,
       );
-      return { questions: rows.length - 1, contexts: contexts.length };
+      const written = { questions: rows.length - 1, contexts: contexts.length };
+      return leftOut === null ? written : { ...written, leftOut };
     },
   };
 }
