@@ -86,10 +86,10 @@ export interface PersonaMemLeftOut {
 
 /**
  * A user's PersonaMem part (null when the user has no target; no rows when every question is left
- * out): built where the user is read (a
- * worker thread), written by `createPersonaMemWriter`. Each question sees a window of the user's
- * own sessions (blocks) ending where it is asked, as close to `eval.personamemContextTokens` as
- * the history allows (`personamem-context.ts`); questions with the same window share one context
+ * out): built where the user is read (a worker thread), written by `createPersonaMemWriter`. Each
+ * question sees a window of the user's own sessions (blocks) ending where it is asked, as close to
+ * `eval.personamemContextTokens` as the history allows (`personamem-context.ts`); questions with
+ * the same window share one context
  * `{id: messages}` (the persona as system message, then `User: …` / assistant turns). Token
  * columns are counted with gpt-tokenizer.
  *
