@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/eval/load.js';
-import { personaMemUser } from '../../src/export/eval/personamem.js';
+import { createPersonaMemWriter, personaMemUser } from '../../src/export/eval/personamem.js';
 import {
   PERSONAMEM_32K_MEAN_TOKENS,
   PERSONAMEM_32K_RANGE,
@@ -162,6 +164,32 @@ describe('PersonaMem context length', () => {
       'of users whose whole history is',
     );
     expect(figures.personamem_left_out_evidence_too_far).toMatchObject({ value: 0, ok: null });
+  });
+
+  it('export counts the questions it leaves out per reason, and numbers only personas with rows', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pf-personamem-writer-'));
+    try {
+      const writer = createPersonaMemWriter(dir);
+      const parts = ['user-0001', 'user-0002'].map((id) => personaMemUser(buildFixtureUser(id), config)!);
+      for (const part of parts) {
+        expect(part.rows).toEqual([]);
+        expect(part.leftOut.historyTooShort).toBeGreaterThan(0);
+        writer.addUser(part);
+      }
+      const written = await writer.finish();
+      expect(written).toEqual({
+        questions: 0,
+        contexts: 0,
+        leftOut: {
+          historyTooShort: parts[0]!.leftOut.historyTooShort + parts[1]!.leftOut.historyTooShort,
+          evidenceTooFar: 0,
+        },
+      });
+      // A run with no PersonaMem question at all says nothing of left-out questions.
+      expect(await createPersonaMemWriter(dir).finish()).toEqual({ questions: 0, contexts: 0 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('persona-tree test users realized offline: contexts within the real range (also by the model tokenizer), mean within 10%', async () => {
