@@ -179,26 +179,40 @@ export function relationshipTrend(person: Person, time: number): string {
       : 'About the same as before';
 }
 
+const NEVER_MENTIONED = 'I have never mentioned them';
+const TRENDS = ['We have grown closer', 'We have drifted apart', 'About the same as before', NEVER_MENTIONED];
+
 export const relationshipDynamics: Kernel = (context, time) => {
   const people = context.plan.people.filter((person) => slotsBefore(context, person.id, time).length > 1);
+  // Someone the user has never named (no person of the plan, no word of the history before the
+  // question): "I have never mentioned them" is then the answer, so that option is no dead one.
+  const strangers = PERSON_NAMES.filter(
+    (name) =>
+      !context.plan.people.some((person) => person.name === name) &&
+      (context.keywordSince.get(name.toLowerCase()) ?? '\uffff') >= isoAt(time),
+  );
   if (people.length === 0) return null;
-  const person = context.rng.pick(people);
-  const answer = relationshipTrend(person, time);
+  // A trend first, then a person with it: no option answers most questions of the task.
+  const trends = [...new Set(people.map((p) => relationshipTrend(p, time)))];
+  // About one question in four is about someone never named (repeats of a known person's
+  // question are dropped later, a stranger's are new: one draw in six comes out near a quarter).
+  const trend =
+    strangers.length > 0 && context.rng.chance(1 / 6) ? NEVER_MENTIONED : context.rng.pick(trends);
+  const stranger = trend === NEVER_MENTIONED ? context.rng.pick(strangers) : null;
+  const person =
+    stranger ?? context.rng.pick(people.filter((p) => relationshipTrend(p, time) === trend)).name;
+  const known = stranger === null ? people.find((p) => p.name === person) : undefined;
   return {
     question: ask(
       context,
-      `How would you describe how things have been going between ${person.name} and me?`,
-      `Where do ${person.name} and I stand with each other lately?`,
+      `How would you describe how things have been going between ${person} and me?`,
+      `Where do ${person} and I stand with each other lately?`,
     ),
-    answer,
-    distractors: [
-      'We have grown closer',
-      'We have drifted apart',
-      'About the same as before',
-      'I have never mentioned them',
-    ].filter((text) => text !== answer),
-    evidence: slotsBefore(context, person.id, time),
-    retrievalKeywords: [person.name],
+    answer: trend,
+    distractors: TRENDS.filter((text) => text !== trend),
+    evidence: known === undefined ? [] : slotsBefore(context, known.id, time),
+    retrievalKeywords: [person],
+    ...(stranger === null ? {} : { unanswerable: true }),
   };
 };
 
@@ -243,8 +257,12 @@ export const goalIntent: Kernel = (context, time) => {
 export const goalTracking: Kernel = (context, time) => {
   const goals = withSlots(context, context.plan.goals, time);
   if (goals.length === 0) return null;
-  const goal = context.rng.pick(goals);
-  const status = goal.states.filter((state) => state.time <= isoAt(time)).pop()?.status ?? 'unknown';
+  const statusOf = (goal: (typeof goals)[number]) =>
+    goal.states.filter((state) => state.time <= isoAt(time)).pop()?.status ?? 'unknown';
+  // A status first, then a goal in it: no status answers most questions (a picker that always
+  // says "Unknown" would otherwise beat chance without knowing the user).
+  const status = context.rng.pick([...new Set(goals.map(statusOf))]);
+  const goal = context.rng.pick(goals.filter((g) => statusOf(g) === status));
   const answer = GOAL_STATUS_ANSWERS[status];
   return {
     question: ask(

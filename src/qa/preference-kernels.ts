@@ -1,6 +1,6 @@
 import { EXPLICIT_CAUSES, IMPLICIT_CAUSES } from '../plan/catalogue/life-catalogue.js';
 import { SLOT_BY_KEY, SLOTS_BY_CATEGORY } from '../plan/catalogue/preference-catalogue.js';
-import { baseSlot } from '../plan/preference-pool.js';
+import { baseSlot, fitsPersona } from '../plan/preference-pool.js';
 import { describePreference, preferenceAnswer } from '../plan/statements.js';
 import type { Preference } from '../schemas/plan.js';
 import {
@@ -110,8 +110,20 @@ function notLikedItems(context: QaContext, preference: Preference, time: number)
       .sample(SLOTS_BY_CATEGORY.get(preference.category) ?? [], 5)
       .map((item) => item.options[0]?.item ?? ''),
   ];
-  return candidates.filter((item) => item !== '' && !liked.has(item.toLowerCase())).map(capitalize);
+  return candidates
+    .filter((item) => item !== '' && !liked.has(item.toLowerCase()) && !UNWANTED.has(item.toLowerCase()))
+    .map(capitalize);
 }
+
+/**
+ * Items nobody would be recommended ("pet hair at home", "greasy barbecue": the catalogue's
+ * disliked options): as a distractor such an item is ruled out without knowing the user.
+ */
+const UNWANTED: ReadonlySet<string> = new Set(
+  [...SLOT_BY_KEY.values()].flatMap((spec) =>
+    spec.options.filter((option) => option.polarity === 'dislike').map((option) => option.item.toLowerCase()),
+  ),
+);
 
 export const latestPreference: Kernel = (context, time, spec) => {
   const known = knownPreferences(context, time);
@@ -266,8 +278,11 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
     // claimed to hold (or to have stopped) when it did not, or with another last state.
     const held = ended ? steps.slice(0, -1) : steps;
     const head = held.slice(0, -1);
-    const swapLast = (text: string) =>
-      [...head, `${text.charAt(0).toLowerCase()}${text.slice(1)}`].join(' -> ');
+    // A wrong last state, in the answer's form: an ended history ends "-> no longer …" too.
+    const swapLast = (text: string) => {
+      const state = `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+      return [...head, state, ...(ended ? [`no longer ${state}`] : [])].join(' -> ');
+    };
     return {
       question: ask(
         context,
@@ -368,18 +383,31 @@ export const suggestNew: Kernel = (context, time) => {
   if (known.length === 0) return null;
   const preference = context.rng.pick(known);
   const held = new Set(context.plan.preferences.map((p) => baseSlot(p.slot)));
-  const fresh = (SLOTS_BY_CATEGORY.get(preference.category) ?? []).filter((item) => !held.has(item.slot));
+  // A new idea the persona could hold (no toys for the kids of a user without children).
+  const fresh = (SLOTS_BY_CATEGORY.get(preference.category) ?? []).filter(
+    (item) => !held.has(item.slot) && fitsPersona(item, context.plan.enriched.persona),
+  );
   const mentioned = context.plan.preferences.filter((p) => hasEvidence(context, p, time));
   if (fresh.length === 0 || mentioned.length < 3) return null;
-  const chosen = pickDistinct(context.rng, mentioned, 3);
+  // The question names the category only when every option is of it (else the category alone
+  // picks the new idea out); otherwise it asks for any new idea, and only what was said decides.
+  const sameCategory = mentioned.filter((p) => p.category === preference.category);
+  const named = sameCategory.length >= 3;
+  const chosen = pickDistinct(context.rng, named ? sameCategory : mentioned, 3);
   const option = context.rng.pick(fresh).options.find((o) => o.polarity === 'like');
   if (option === undefined) return null;
   return {
-    question: ask(
-      context,
-      `I'd like to try something in ${preference.category} I haven't brought up with you before — any idea?`,
-      `Any new ${preference.category} idea for me, something we haven't talked about yet?`,
-    ),
+    question: named
+      ? ask(
+          context,
+          `I'd like to try something in ${preference.category} I haven't brought up with you before — any idea?`,
+          `Any new ${preference.category} idea for me, something we haven't talked about yet?`,
+        )
+      : ask(
+          context,
+          `I'd like to try something I haven't brought up with you before — any idea?`,
+          `Any new idea for me, something we haven't talked about yet?`,
+        ),
     answer: capitalize(option.item),
     distractors: chosen.map((p) => capitalize(p.item)),
     evidence: chosen

@@ -9,6 +9,7 @@ import type { ExportConfig } from '../schemas/export-config.js';
 import { emptyContextCounts, measureContexts } from './fidelity-contexts.js';
 import { emptyLogCounts, measureLogs } from './fidelity-logs.js';
 import { emptyFormCounts, measureQuestionForms } from './fidelity-questions.js';
+import { measureOptionForm, type OptionFormPartial } from './fidelity-option-form.js';
 import { measureShortcuts, type ShortcutPartial } from './fidelity-shortcuts.js';
 import { emptyTargetCounts, measureTargets } from './fidelity-targets.js';
 import { emptyVitaCounts, measureVitaSubtasks, type VitaCounts } from './fidelity-vitabench.js';
@@ -160,6 +161,8 @@ export interface FidelityPartial {
   personaMem: Array<[string, number]>;
   /** Prompt-field and question-only shortcuts (fidelity-shortcuts.ts). */
   shortcuts: ShortcutPartial;
+  /** Answer-form baselines per task (fidelity-option-form.ts). */
+  optionForm: OptionFormPartial;
   /** Whether VitaBench subtasks need the user's history (fidelity-vitabench.ts). */
   vitabench: VitaCounts;
   /** User-turn first three and last four words, and sentence skeletons of the parsed sample, with counts. */
@@ -323,6 +326,7 @@ export function measureUserFidelity(
     locomo: [...locomo],
     personaMem: [...personaMem],
     shortcuts: measureShortcuts(index),
+    optionForm: measureOptionForm(index),
     vitabench:
       vitabench === undefined
         ? emptyVitaCounts()

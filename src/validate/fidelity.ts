@@ -10,6 +10,7 @@ import { contextFigures } from './fidelity-contexts.js';
 import { about, defect, type FidelityFigure, meanFigure, mixFigures } from './fidelity-figures.js';
 import { logFigures } from './fidelity-logs.js';
 import { emptyFidelityCounts, type FidelityPartial, measureUserFidelity } from './fidelity-measure.js';
+import { createOptionFormMeter } from './fidelity-option-form.js';
 import { createShortcutMeter } from './fidelity-shortcuts.js';
 import { targetFigures } from './fidelity-targets.js';
 import { addVitaCounts, emptyVitaCounts, vitaFigures } from './fidelity-vitabench.js';
@@ -136,6 +137,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
   const locomo = new Map<string, number>();
   const personaMem = new Map<string, number>();
   const shortcuts = createShortcutMeter();
+  const optionForm = createOptionFormMeter();
   const vita = emptyVitaCounts();
   const userOpenings = new Map<string, number>();
   const userEndings = new Map<string, number>();
@@ -153,6 +155,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
     addAll(locomo, partial.locomo);
     addAll(personaMem, partial.personaMem);
     shortcuts.add(partial.shortcuts);
+    optionForm.add(partial.optionForm);
     addVitaCounts(vita, partial.vitabench);
     addAll(userOpenings, partial.userOpenings);
     addAll(userEndings, partial.userEndings);
@@ -257,6 +260,7 @@ export function createFidelityMeter(options: FidelityOptions = {}) {
       figures,
       questionFigures(n),
       shortcuts.finish(),
+      optionForm.finish(),
       vitaFigures(vita),
       targetFigures(n),
       logFigures(n, options.behaviorNoiseRate),
