@@ -15,15 +15,9 @@ import {
   visualDetail,
 } from './life-kernels.js';
 import { firstMention, multiHop, openDomain, pairedPreferences, temporal } from './locomo-kernels.js';
-import {
-  implicitIntent,
-  latestPreference,
-  preferenceEvolution,
-  recommendation,
-  suggestNew,
-  updateReason,
-} from './preference-kernels.js';
+import { preferenceEvolution, recommendation, suggestNew, updateReason } from './preference-kernels.js';
 import { createQaContext, finishTarget, type Kernel, ms } from './qa-context.js';
+import { implicitIntent, latestPreference } from './stance-kernels.js';
 import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS } from './tasks.js';
 
 /**
