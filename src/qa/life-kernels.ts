@@ -248,7 +248,7 @@ export const habitRecall: Kernel = (context, time) => {
 const GOAL_QUESTIONS = [
   "I told you about something I'm aiming for — which of these is it?",
   'Which of these goals did I tell you I had set myself?',
-  'One of these is a goal I mentioned to you. Which one?',
+  'Which one of these is a goal I mentioned to you?',
   'Which of these did I say I was hoping to achieve?',
   'Remind me, which of these aims did I share with you?',
   'Out of these, which one is a target I told you I had?',
@@ -271,6 +271,8 @@ export const goalIntent: Kernel = (context, time) => {
     evidence: slotsBefore(context, goal.id, time).slice(0, 1),
     retrievalKeywords: [...goal.keywords],
     topic: 'studyConsultation',
+    // Without options, every goal the user told of answers it.
+    ...(goals.length > 1 ? { openable: false } : {}),
   };
 };
 
