@@ -70,7 +70,9 @@ describe('near-duplicate options', () => {
         'likes tea -> no longer likes tea -> likes tea -> no longer likes tea',
       ),
     ).toBe(false);
-    expect(selfContradictory('Used to like modern art exhibitions, now likes modern art exhibitions')).toBe(true);
+    expect(selfContradictory('Used to like modern art exhibitions, now likes modern art exhibitions')).toBe(
+      true,
+    );
     expect(selfContradictory('Used to like sudoku, now likes crossword puzzles')).toBe(false);
     expect(selfContradictory('Used to like durian, now likes durian on weekday mornings')).toBe(false);
     expect(selfContradictory('likes tea -> likes tea')).toBe(true);
