@@ -100,7 +100,11 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
           question = draft.question.toLowerCase();
           // Nor the same thing in other words: one task, one answer, one evidence ("Which of these
           // goals did I tell you about?" twice about the same goal).
-          same = `${spec.task}|${draft.answer}|${draft.evidence.map((slot) => slot.id).join(',')}`;
+          // (Unanswerable questions have no evidence: each asks about someone else.)
+          same =
+            draft.evidence.length === 0
+              ? question
+              : `${spec.task}|${draft.answer}|${draft.evidence.map((slot) => slot.id).join(',')}`;
           if (asked.has(question) || asked.has(same)) continue;
           target = finishTarget(
             context,

@@ -46,6 +46,15 @@ describe('closed questions built from plans', () => {
     }
   });
 
+  it('never ask a user one task’s same answer on the same evidence twice, in other words', () => {
+    for (const plan of plans) {
+      const keys = plan.qa
+        .filter((qa) => qa.evidenceSlotIds.length > 0)
+        .map((qa) => `${qa.task}|${qa.answer}|${qa.evidenceSlotIds.join()}`);
+      expect(new Set(keys).size, plan.userId).toBe(keys.length);
+    }
+  });
+
   it('ask for a goal without naming any goal’s words', () => {
     const asked = ofTask('explicit_intent_inference');
     expect(asked.length).toBeGreaterThan(20);
