@@ -16,15 +16,9 @@ import {
   visualDetail,
 } from './life-kernels.js';
 import { firstMention, multiHop, openDomain, pairedPreferences, temporal } from './locomo-kernels.js';
-import {
-  implicitIntent,
-  latestPreference,
-  preferenceEvolution,
-  recommendation,
-  suggestNew,
-  updateReason,
-} from './preference-kernels.js';
-import { createQaContext, finishTarget, type Kernel } from './qa-context.js';
+import { preferenceEvolution, recommendation, suggestNew, updateReason } from './preference-kernels.js';
+import { createQaContext, finishTarget, type Kernel, ms } from './qa-context.js';
+import { implicitIntent, latestPreference } from './stance-kernels.js';
 import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS } from './tasks.js';
 
 /**
@@ -94,6 +88,7 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
     const candidates = first === endTime ? [endTime] : [first, endTime];
     let target: QaTarget | null = null;
     let question = '';
+    let same = '';
     for (const time of candidates) {
       for (const kernel of KERNELS[spec.task] ?? []) {
         // A kernel draws its subject at random: a draw that repeats an asked question (or lacks
@@ -105,7 +100,14 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
           if (draft === null || (draft.evidence.length === 0 && draft.unanswerable !== true)) continue;
           // Compared without the in-situ lead-in, which differs from one asking to the next.
           question = draft.question.toLowerCase();
-          if (asked.has(question)) continue;
+          // Nor the same thing in other words: one task, one answer, one evidence ("Which of these
+          // goals did I tell you about?" twice about the same goal).
+          // (Unanswerable questions have no evidence: each asks about someone else.)
+          same =
+            draft.evidence.length === 0
+              ? question
+              : `${spec.task}|${draft.answer}|${draft.evidence.map((slot) => slot.id).join(',')}`;
+          if (asked.has(question) || asked.has(same)) continue;
           target = finishTarget(
             context,
             spec,
@@ -124,6 +126,7 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
         target.family === 'persona-mme' ? alignmentAt(plan, Date.parse(target.questionTime)) : null;
       if (alignment !== null) target.alignment = alignment;
       asked.add(question);
+      asked.add(same);
       targets.push(target);
     }
   }

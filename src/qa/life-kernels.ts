@@ -216,34 +216,68 @@ export const relationshipDynamics: Kernel = (context, time) => {
   };
 };
 
+/** A habit's activity without its time ("jogs in the park every morning" → "jogs in the park"). */
+export function habitActivity(description: string): string {
+  return description.replace(/\s+(every\s+\w+(\s+(morning|afternoon|evening|night))?|before bed)$/i, '');
+}
+
+/**
+ * "What do I usually do every morning?": the question names the time slot, the options are
+ * activities without a time (so no time phrase picks one), none of them something the user does
+ * in that part of the day. A habit the user shares its time with another ("on Saturday mornings"
+ * and "every morning") is not asked.
+ */
 export const habitRecall: Kernel = (context, time) => {
-  const habits = withSlots(context, context.plan.habits, time);
+  const habits = withSlots(context, context.plan.habits, time).filter(
+    (habit) =>
+      !context.plan.habits.some(
+        (other) =>
+          other.id !== habit.id &&
+          other.timeOfDay === habit.timeOfDay &&
+          (other.dayOfWeek === habit.dayOfWeek || other.dayOfWeek === null),
+      ),
+  );
   if (habits.length === 0) return null;
   const habit = context.rng.pick(habits);
   const when =
     habit.dayOfWeek === null ? `every ${habit.timeOfDay}` : `on ${DAYS[habit.dayOfWeek]} ${habit.timeOfDay}s`;
+  const sameTime = new Set(
+    context.plan.habits
+      .filter((h) => h.timeOfDay === habit.timeOfDay)
+      .map((h) => habitActivity(h.description).toLowerCase()),
+  );
   return {
     question: ask(context, `What do I usually do ${when}?`, `What is my usual routine ${when}?`),
-    answer: capitalize(habit.description),
-    distractors: HABITS.filter(
-      (spec) => !context.plan.habits.some((h) => h.description === spec.description),
-    ).map((spec) => capitalize(spec.description)),
+    answer: capitalize(habitActivity(habit.description)),
+    distractors: HABITS.map((spec) => habitActivity(spec.description))
+      .filter((activity) => !sameTime.has(activity.toLowerCase()))
+      .map(capitalize),
     evidence: slotsBefore(context, habit.id, time),
     retrievalKeywords: [...habit.keywords],
     topic: 'general',
   };
 };
 
+/** Goal questions (even: train and validation users, odd: test users) that name no goal's words. */
+const GOAL_QUESTIONS = [
+  "I told you about something I'm aiming for — which of these is it?",
+  'Which of these goals did I tell you I had set myself?',
+  'Which one of these is a goal I mentioned to you?',
+  'Which of these did I say I was hoping to achieve?',
+  'Remind me, which of these aims did I share with you?',
+  'Out of these, which one is a target I told you I had?',
+];
+
+/**
+ * "Which of these goals did I tell you about?": the question names nothing of the goal; the
+ * distractors are goals the user never had, so only what the user said picks the answer.
+ */
 export const goalIntent: Kernel = (context, time) => {
   const goals = withSlots(context, context.plan.goals, time);
   if (goals.length === 0) return null;
   const goal = context.rng.pick(goals);
   return {
-    question: ask(
-      context,
-      `I told you about something I'm working towards that involves ${goal.keywords[0]} — what am I aiming for?`,
-      `What was that goal of mine involving ${goal.keywords[0]}?`,
-    ),
+    question: ask(context, ...GOAL_QUESTIONS),
     answer: `To ${goal.description}`,
     distractors: GOALS.filter(
       (spec) => !context.plan.goals.some((g) => g.description === spec.description),
@@ -251,6 +285,8 @@ export const goalIntent: Kernel = (context, time) => {
     evidence: slotsBefore(context, goal.id, time).slice(0, 1),
     retrievalKeywords: [...goal.keywords],
     topic: 'studyConsultation',
+    // Without options, every goal the user told of answers it.
+    ...(goals.length > 1 ? { openable: false } : {}),
   };
 };
 

@@ -1,4 +1,4 @@
-import { EXPLICIT_CAUSES, IMPLICIT_CAUSES } from '../plan/catalogue/life-catalogue.js';
+import { CAUSES_BY_DIRECTION, driftDirection } from '../plan/catalogue/life-catalogue.js';
 import { SLOT_BY_KEY, SLOTS_BY_CATEGORY } from '../plan/catalogue/preference-catalogue.js';
 import { baseSlot, fitsPersona } from '../plan/preference-pool.js';
 import { describePreference, preferenceAnswer } from '../plan/statements.js';
@@ -19,43 +19,11 @@ import {
   slotsBefore,
 } from './qa-context.js';
 import { PERSONAMEM_TOPICS } from './tasks.js';
+import { askedTopic, CATEGORY_TOPICS, slotTopic } from './topics.js';
+
+export { slotTopic };
 
 export const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** Catalogue slot keys whose words do not read as a topic on their own. */
-const TOPIC_WORDS: Record<string, string> = {
-  'books-buy': 'buying books',
-  'plants-buy': 'buying plants',
-  'cuisine-thai': 'Thai food',
-  'cuisine-indian': 'Indian food',
-  'cuisine-mexican': 'Mexican food',
-  'cuisine-cantonese': 'Cantonese food',
-  'kids-food': "my kids' food",
-  'camera-gear': 'camera gear',
-  'flight-seat': 'flight seats',
-  'road-trip': 'road trips',
-  'family-trips': 'family trips',
-  'food-travel': 'food on trips',
-  'music-genre': 'music',
-  'board-games': 'board games',
-  'sports-watch': 'watching sports',
-  'fountain-pens': 'fountain pens',
-  'second-hand': 'second-hand things',
-  'street-food': 'street food',
-  online: 'online shopping',
-  eco: 'eco-friendly products',
-  heat: 'hot weather',
-  reality: 'reality shows',
-  social: 'socialising',
-  series: 'TV series',
-  home: 'my home',
-  weekend: 'weekends',
-  budget: 'travel budgets',
-};
-/** "food.cuisine-thai@time" → "Thai food": a catalogue slot as words a user would say. */
-export const slotTopic = (slot: string) => {
-  const key = baseSlot(slot).split('.')[1] ?? slot;
-  return TOPIC_WORDS[key] ?? key.replace(/-/g, ' ');
-};
 export const base = (p: Pick<Preference, 'polarity' | 'item'>) => `${p.polarity} ${p.item}`;
 
 const SCENARIOS: Record<string, string> = {
@@ -67,8 +35,16 @@ const SCENARIOS: Record<string, string> = {
   longtail: 'a quiet weekend at home',
 };
 
-/** Preference answers that are wrong at `time`: flips, earlier states, other options. */
-function preferenceDistractors(context: QaContext, preference: Preference, time: number): string[] {
+/**
+ * Preference answers that are wrong at `time`: flips, earlier states, other options of the slot
+ * and, unless `otherSlots` is false, options of four other slots of the category.
+ */
+export function preferenceDistractors(
+  context: QaContext,
+  preference: Preference,
+  time: number,
+  otherSlots = true,
+): string[] {
   const truth = remember(
     context,
     `truth:${time}`,
@@ -83,6 +59,7 @@ function preferenceDistractors(context: QaContext, preference: Preference, time:
   for (const p of context.plan.preferences) if (p.slot === preference.slot && p.id !== preference.id) add(p);
   const spec = SLOT_BY_KEY.get(baseSlot(preference.slot));
   for (const option of spec?.options ?? []) add({ ...option, condition: preference.condition });
+  if (!otherSlots) return out;
   const others = (SLOTS_BY_CATEGORY.get(preference.category) ?? []).filter((item) => item !== spec);
   for (const item of pickDistinct(context.rng, others, 4))
     add({ ...(item.options[0] as Preference), condition: preference.condition });
@@ -90,7 +67,7 @@ function preferenceDistractors(context: QaContext, preference: Preference, time:
 }
 
 /** Items the user does not like at `time` (for recommendation distractors). */
-function notLikedItems(context: QaContext, preference: Preference, time: number): string[] {
+export function notLikedItems(context: QaContext, preference: Preference, time: number): string[] {
   const liked = remember(
     context,
     `liked:${time}`,
@@ -125,40 +102,6 @@ const UNWANTED: ReadonlySet<string> = new Set(
   ),
 );
 
-export const latestPreference: Kernel = (context, time, spec) => {
-  const known = knownPreferences(context, time);
-  if (known.length === 0) return null;
-  const preference = context.rng.pick(known);
-  const topic = slotTopic(preference.slot);
-  const when = preference.condition === null ? '' : ` ${preference.condition.when}`;
-  const question =
-    spec.family === 'locomo'
-      ? ask(
-          context,
-          `What is my current preference when it comes to ${topic}${when}?`,
-          `These days, what is my take on ${topic}${when}?`,
-        )
-      : spec.family === 'personamem'
-        ? ask(
-            context,
-            `I was thinking about ${topic}${when} again — remind me where I stand on it these days?`,
-            `Where do I currently stand on ${topic}${when}? I keep forgetting.`,
-          )
-        : ask(
-            context,
-            `Right now, which best describes how I feel about ${topic}${when}?`,
-            `Which of these matches my current feelings about ${topic}${when}?`,
-          );
-  return {
-    question,
-    answer: preferenceAnswer(preference),
-    distractors: preferenceDistractors(context, preference, time),
-    evidence: preferenceEvidence(context, preference, time),
-    retrievalKeywords: [...preference.keywords, topic],
-    topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
-  };
-};
-
 /** Recommendations and new scenarios: the answer is a liked item; distractors are not liked now. */
 export const recommendation: Kernel = (context, time, spec) => {
   const known = knownPreferences(context, time, (p) => p.polarity === 'like' && p.condition === null);
@@ -185,25 +128,6 @@ export const recommendation: Kernel = (context, time, spec) => {
     topic: PERSONAMEM_TOPICS[preference.category] ?? 'general',
     // Without its options, anything else the user likes is a good suggestion too.
     openable: false,
-  };
-};
-
-/** Conditional preferences: context the assistant cannot see, stated by the user. */
-export const implicitIntent: Kernel = (context, time) => {
-  const known = knownPreferences(context, time, (p) => p.condition !== null);
-  if (known.length === 0) return null;
-  const preference = context.rng.pick(known);
-  const condition = preference.condition as NonNullable<Preference['condition']>;
-  return {
-    question: ask(
-      context,
-      `${capitalize(condition.when)}, what am I likely to want when it comes to ${slotTopic(preference.slot)}?`,
-      `What do I tend to go for in ${slotTopic(preference.slot)} ${condition.when}?`,
-    ),
-    answer: preferenceAnswer(preference),
-    distractors: preferenceDistractors(context, preference, time),
-    evidence: preferenceEvidence(context, preference, time),
-    retrievalKeywords: [...preference.keywords, condition.when],
   };
 };
 
@@ -258,7 +182,7 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
   const event = context.rng.pick(events);
   const next = preferenceById(context, event.preferenceId);
   const previous = preferenceById(context, event.previousPreferenceId) as Preference;
-  const topic = slotTopic(previous.slot);
+  const topic = askedTopic(previous.slot);
   const chain = context.plan.preferences
     .filter((p) => p.slot === previous.slot && p.validFrom <= isoAt(time))
     .sort((a, b) => compareIso(a.validFrom, b.validFrom));
@@ -283,6 +207,18 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
       const state = `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
       return [...head, state, ...(ended ? [`no longer ${state}`] : [])].join(' -> ');
     };
+    // Other last states from the same slot first: another slot's item is ruled out by the topic alone.
+    const swapped = (otherSlots: boolean) =>
+      preferenceDistractors(context, latest, time, otherSlots)
+        .map(swapLast)
+        // Never a history that repeats its state ("likes X -> likes X").
+        .filter((text) => !/(^|-> )([^>]+) -> \2( ->|$)/i.test(text));
+    const onTopic = [
+      [...steps].reverse().join(' -> '),
+      ...(steps.length > 2 ? [steps.slice(1).join(' -> ')] : []),
+      ended ? held.join(' -> ') : `${answer} -> no longer ${describePreference(latest)}`,
+      ...swapped(false),
+    ].filter((text) => text !== answer);
     return {
       question: ask(
         context,
@@ -290,33 +226,28 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
         `Can you trace how my view of ${topic} has shifted over time?`,
       ),
       answer,
-      distractors: [
-        [...steps].reverse().join(' -> '),
-        ...(steps.length > 2 ? [steps.slice(1).join(' -> ')] : []),
-        ended ? held.join(' -> ') : `${answer} -> no longer ${describePreference(latest)}`,
-        // Never a history that repeats its state ("likes X -> likes X").
-        ...preferenceDistractors(context, latest, time)
-          .map(swapLast)
-          .filter((text) => !/(^|-> )([^>]+) -> \2( ->|$)/i.test(text)),
-      ],
+      distractors: new Set(onTopic).size >= 4 ? onTopic : [...onTopic, ...swapped(true)],
       evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
       retrievalKeywords: keywords,
       topic: PERSONAMEM_TOPICS[previous.category] ?? 'general',
     };
   }
+  const question = ask(
+    context,
+    `How has my taste in ${topic} changed?`,
+    `What changed about my taste in ${topic}?`,
+  );
   if (next === undefined) {
     if (isActive(previous, time)) return null;
+    // "Gave up on X" says the like ended, not that a dislike began: no option claims a dislike
+    // of X now, so the answer rests on what the user said, not on how "gave up" is read.
     return {
-      question: ask(
-        context,
-        `How has my taste in ${topic} changed?`,
-        `What changed about my taste in ${topic}?`,
-      ),
+      question,
       answer: `Used to ${base(previous)}, not any more`,
       distractors: [
         `Still ${describePreference(previous)}`,
         `Used to ${base(flipped(previous))}, not any more`,
-        `Used to ${base(previous)}, now ${describePreference(flipped(previous))}`,
+        `Used to ${base(flipped(previous))}, now ${describePreference(previous)}`,
         `Never cared about ${previous.item}`,
       ],
       evidence: slotsBefore(context, event.id, time),
@@ -325,19 +256,26 @@ export const preferenceEvolution: Kernel = (context, time, spec) => {
   }
   // Only events whose new state still holds at `time` describe "now".
   if (!isActive(next, time)) return null;
+  const change = (from: Preference, to: Preference) =>
+    from.polarity === to.polarity && from.item === to.item && to.condition === null
+      ? null
+      : `Used to ${base(from)}, now ${describePreference(to)}`;
+  // Every option a state a history can reach: a change back to where it started ("used to like
+  // X, now likes X") is none. A flip of X is set beside its other readings instead; "used to
+  // like X, not any more" is left out, as a new dislike also ends the like.
+  const readings = [
+    change(next, previous),
+    `Still ${describePreference(previous)}`,
+    change(previous, flipped(next)),
+    change(flipped(next), previous),
+    ...(previous.item === next.item
+      ? [`Used to ${base(next)}, not any more`, `Never cared about ${previous.item}`]
+      : []),
+  ];
   return {
-    question: ask(
-      context,
-      `How has my taste in ${topic} changed?`,
-      `What changed about my taste in ${topic}?`,
-    ),
+    question,
     answer: `Used to ${base(previous)}, now ${describePreference(next)}`,
-    distractors: [
-      `Used to ${base(next)}, now ${describePreference(previous)}`,
-      `Still ${describePreference(previous)}`,
-      `Used to ${base(previous)}, now ${describePreference(flipped(next))}`,
-      `Used to ${base(flipped(next))}, now ${describePreference(previous)}`,
-    ],
+    distractors: readings.filter((text): text is string => text !== null),
     evidence: [...new Map(evidence.map((slot) => [slot.id, slot])).values()],
     retrievalKeywords: keywords,
   };
@@ -353,7 +291,7 @@ export const updateReason: Kernel = (context, time) => {
   const subject = preferenceById(context, event.preferenceId ?? event.previousPreferenceId) as Preference;
   const question =
     event.type === 'add'
-      ? ask(context, `Why did I start to ${base(subject)}?`, `What got me to ${base(subject)}?`)
+      ? ask(context, `Why did I begin to ${base(subject)}?`, `What led me to ${base(subject)}?`)
       : event.type === 'delete'
         ? ask(
             context,
@@ -362,13 +300,19 @@ export const updateReason: Kernel = (context, time) => {
           )
         : ask(
             context,
-            `Why did I change my mind about ${slotTopic(subject.slot)}?`,
-            `What made my view on ${slotTopic(subject.slot)} change?`,
+            `Why do I see ${askedTopic(subject.slot)} differently now?`,
+            `What made me rethink ${askedTopic(subject.slot)}?`,
           );
   return {
     question,
     answer: capitalize(event.cause),
-    distractors: [...EXPLICIT_CAUSES, ...IMPLICIT_CAUSES]
+    // Causes that push the same way: a new dislike is never explained by "my partner got me into it".
+    distractors: CAUSES_BY_DIRECTION[
+      driftDirection(
+        preferenceById(context, event.preferenceId) ?? null,
+        preferenceById(context, event.previousPreferenceId) ?? null,
+      )
+    ]
       .filter((cause) => cause !== event.cause)
       .map(capitalize),
     evidence: slotsBefore(context, event.id, time),
@@ -387,27 +331,24 @@ export const suggestNew: Kernel = (context, time) => {
   const fresh = (SLOTS_BY_CATEGORY.get(preference.category) ?? []).filter(
     (item) => !held.has(item.slot) && fitsPersona(item, context.plan.enriched.persona),
   );
-  const mentioned = context.plan.preferences.filter((p) => hasEvidence(context, p, time));
+  // Already-mentioned things of the same category: another category's would be ruled out unread.
+  const mentioned = [
+    ...new Map(
+      context.plan.preferences
+        .filter((p) => p.category === preference.category && hasEvidence(context, p, time))
+        .map((p) => [p.item.toLowerCase(), p]),
+    ).values(),
+  ];
   if (fresh.length === 0 || mentioned.length < 3) return null;
-  // The question names the category only when every option is of it (else the category alone
-  // picks the new idea out); otherwise it asks for any new idea, and only what was said decides.
-  const sameCategory = mentioned.filter((p) => p.category === preference.category);
-  const named = sameCategory.length >= 3;
-  const chosen = pickDistinct(context.rng, named ? sameCategory : mentioned, 3);
+  const chosen = pickDistinct(context.rng, mentioned, 3);
   const option = context.rng.pick(fresh).options.find((o) => o.polarity === 'like');
   if (option === undefined) return null;
   return {
-    question: named
-      ? ask(
-          context,
-          `I'd like to try something in ${preference.category} I haven't brought up with you before — any idea?`,
-          `Any new ${preference.category} idea for me, something we haven't talked about yet?`,
-        )
-      : ask(
-          context,
-          `I'd like to try something I haven't brought up with you before — any idea?`,
-          `Any new idea for me, something we haven't talked about yet?`,
-        ),
+    question: ask(
+      context,
+      `I'd like to try something new for ${CATEGORY_TOPICS[preference.category]}, something I haven't brought up with you before — any idea?`,
+      `Any new idea for ${CATEGORY_TOPICS[preference.category]}, something we haven't talked about yet?`,
+    ),
     answer: capitalize(option.item),
     distractors: chosen.map((p) => capitalize(p.item)),
     evidence: chosen

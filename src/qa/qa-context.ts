@@ -56,7 +56,7 @@ export function ask(context: Pick<QaContext, 'plan' | 'rng'>, ...variants: strin
 export const IN_SITU_LEADS: readonly string[] = [
   "I'm planning my week and want to check this.",
   "Something just came up, and you'd remember better than me.",
-  "Before I decide later today, I'd like your take.",
+  "Before I decide later today, I'd welcome your take.",
   'A chat with a friend made me wonder about this.',
   'You keep track of what I tell you, so quick question.',
   'I have a spare minute right now, so let me ask.',
@@ -188,13 +188,19 @@ function norm(text: string): string {
 
 /** Word set of an option, lower-cased. */
 const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []);
+/** An option's words in order, lower-cased, articles left out. */
+const run = (text: string) =>
+  ` ${(text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []).filter((w) => !/^(a|an|the)$/.test(w)).join(' ')} `;
 
 /**
- * Two short options that name the same thing ("Peanuts" / "Salted peanuts", "Karaoke" /
- * "Karaoke nights"): the same words, or one's words and a single extra word — a reader cannot
- * tell which one the user meant.
+ * Two options that name the same thing ("Peanuts" / "Salted peanuts", "Karaoke" / "Karaoke
+ * nights", "Camping" / "Camping under the stars"): the same words, one's words and a single extra
+ * word, or one's words running inside the other's — a reader cannot tell which one the user
+ * meant. A preference history that extends another ("… -> no longer likes X") is another answer.
  */
 function nearDuplicate(a: string, b: string): boolean {
+  if (!a.includes('->') && !b.includes('->') && (run(a).includes(run(b)) || run(b).includes(run(a))))
+    return true;
   const [x, y] = [words(a), words(b)];
   const [small, large] = x.size <= y.size ? [x, y] : [y, x];
   // Same words in another order ("likes tea -> dislikes tea" reversed) is another answer.

@@ -75,15 +75,30 @@ export function severalTrueAnswers(index: UserIndex, qa: QaTarget): boolean {
 const stems = (text: string) =>
   new Set((text.toLowerCase().match(/[a-z0-9']+/g) ?? []).map((w) => stemmer(w)));
 
+/** An option's words as stems in order, articles left out ("Camping under the stars" → camp under star). */
+const sequence = (text: string) =>
+  (text.toLowerCase().match(/[a-z0-9']+/g) ?? []).filter((w) => !ARTICLES.has(w)).map((w) => stemmer(w));
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+/** Whether `small` occurs as a run of consecutive words of `large`. */
+function runOf(small: readonly string[], large: readonly string[]): boolean {
+  if (small.length === 0 || small.length > large.length) return false;
+  for (let start = 0; start + small.length <= large.length; start++)
+    if (small.every((word, i) => large[start + i] === word)) return true;
+  return false;
+}
+
 /**
- * Whether two options of one question name the same thing for a reader: the same stems, or a
- * short option whose stems all recur in another with one more word ("Peanuts", "Salted peanuts").
+ * Whether two options of one question name the same thing for a reader: the same stems, a
+ * short option whose stems all recur in another with one more word ("Peanuts", "Salted peanuts"),
+ * or an option whose words run inside another's ("Camping", "Camping under the stars"). A
+ * preference history ("likes X -> dislikes X") that extends another is another history.
  */
 export function sameThing(a: string, b: string): boolean {
-  const sequence = (text: string) =>
-    (text.toLowerCase().match(/[a-z0-9']+/g) ?? []).map((w) => stemmer(w)).join(' ');
+  const [p, q] = [sequence(a), sequence(b)];
   // The same stems in the same order ("Peanut" / "Peanuts"); in another order is another answer.
-  if (sequence(a) === sequence(b)) return true;
+  if (p.join(' ') === q.join(' ')) return true;
+  if (!a.includes('->') && !b.includes('->') && (runOf(p, q) || runOf(q, p))) return true;
   const [x, y] = [stems(a), stems(b)];
   const [small, large] = x.size <= y.size ? [x, y] : [y, x];
   return (
@@ -94,6 +109,21 @@ export function sameThing(a: string, b: string): boolean {
   );
 }
 
+/**
+ * An option no user's history can make true: a change to the state it came from ("Used to like
+ * X, now likes X"), or a history that repeats a state with nothing between ("likes X -> likes X").
+ */
+export function selfContradictory(option: string): boolean {
+  const change = /^used to (like|dislike) (.+?), now (like|dislike)s (.+)$/i.exec(option.trim());
+  if (change !== null)
+    return (
+      change[1]!.toLowerCase() === change[3]!.toLowerCase() &&
+      sequence(change[2]!).join(' ') === sequence(change[4]!).join(' ')
+    );
+  const steps = option.split('->').map((step) => sequence(step).join(' '));
+  return steps.length > 1 && steps.some((step, i) => i > 0 && step === steps[i - 1]);
+}
+
 /** Counts one user's question forms (the RL rows as export makes them). */
 export function measureQuestionForms(index: UserIndex, exportConfig: ExportConfig, n: FormCounts): void {
   const plan = index.bundle.plan;
@@ -101,7 +131,10 @@ export function measureQuestionForms(index: UserIndex, exportConfig: ExportConfi
   for (const qa of plan.qa) {
     if (qa.answerType === 'mc') {
       n.mcQuestions++;
-      if (qa.choices.some((a, i) => qa.choices.some((b, j) => i < j && sameThing(a, b))))
+      if (
+        qa.choices.some((a, i) => qa.choices.some((b, j) => i < j && sameThing(a, b))) ||
+        qa.choices.some(selfContradictory)
+      )
         n.nearDuplicateOptions++;
     }
     if (qa.family !== 'persona-mme') continue;

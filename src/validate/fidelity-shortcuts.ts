@@ -6,8 +6,11 @@
  *   the answer in ≥ 90% of rows — `education:` deciding tiered explanation, say;
  * - the question-only baseline: on test users, the majority train answer of the question's
  *   template (its task) scores no better than chance + 5 points;
- * - prompts that list a preference the user no longer holds at question time.
- * Nothing here reads a word list: the figures come from the answers themselves.
+ * - prompts that list a preference the user no longer holds at question time;
+ * - the question-only lexical baseline (fidelity-lexical.ts): the option sharing most content
+ *   words with the question, on every closed question.
+ * Nothing here reads a word list: the figures come from the answers themselves (the lexical
+ * baseline reads with wink-nlp's model, no list of this project's).
  */
 import { questionProfile } from '../export/question-profile.js';
 import { snapshotAt } from '../export/render.js';
@@ -15,6 +18,7 @@ import { promptSnapshotTime } from '../export/samples.js';
 import type { QaTarget } from '../schemas/plan.js';
 import type { FidelityFigure } from './fidelity-figures.js';
 import { defect } from './fidelity-figures.js';
+import { addLexical, type LexicalPartial, lexicalFigure, measureLexical } from './fidelity-lexical.js';
 import type { UserIndex } from './types.js';
 
 /** One user's contribution (structured-cloneable). */
@@ -26,6 +30,8 @@ export interface ShortcutPartial {
   test: Array<[string, string, number]>;
   promptRows: number;
   staleRows: number;
+  /** The lexical baseline per task (fidelity-lexical.ts). */
+  lexical: LexicalPartial;
 }
 
 const SEP = '\t';
@@ -60,7 +66,14 @@ export function measureShortcuts(index: UserIndex): ShortcutPartial {
       if (match[1] === 'preferences' && listsDropped(index, match[2]!, qa.questionTime)) staleRows++;
     }
   }
-  return { fields: [...fields], train: [...train], test, promptRows, staleRows };
+  return {
+    fields: [...fields],
+    train: [...train],
+    test,
+    promptRows,
+    staleRows,
+    lexical: measureLexical(plan.qa),
+  };
 }
 
 /** Whether a prompt's preference list names an item the user stopped holding before `iso` and does not hold at `iso`. */
@@ -87,8 +100,10 @@ export function createShortcutMeter() {
   const test: ShortcutPartial['test'] = [];
   let promptRows = 0;
   let staleRows = 0;
+  const lexical = new Map<string, [number, number, number]>();
   return {
     add(partial: ShortcutPartial): void {
+      addLexical(lexical, partial.lexical);
       for (const [key, count] of partial.fields) fields.set(key, (fields.get(key) ?? 0) + count);
       for (const [key, count] of partial.train) train.set(key, (train.get(key) ?? 0) + count);
       test.push(...partial.test);
@@ -112,6 +127,8 @@ export function createShortcutMeter() {
         ),
       };
       if (test.length > 0) figures.question_only_baseline = baselineFigure(train, test);
+      const lexicalBaseline = lexicalFigure(lexical);
+      if (lexicalBaseline !== null) figures.question_only_lexical = lexicalBaseline;
       return figures;
     },
   };

@@ -84,7 +84,7 @@ function questionFigures(n: ReturnType<typeof emptyFidelityCounts>): Record<stri
       0,
     ),
     near_duplicate_options: defect(
-      'multiple-choice questions with two options naming the same thing ("Peanuts" / "Salted peanuts")',
+      'multiple-choice questions with two options naming the same thing ("Peanuts" / "Salted peanuts", "Camping" inside "Camping under the stars") or an option no history makes true ("Used to like X, now likes X")',
       n.nearDuplicateOptions,
       n.mcQuestions,
       0,

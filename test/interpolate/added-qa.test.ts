@@ -165,7 +165,7 @@ describe('questions added to a LoCoMo host', () => {
     expect(
       locomoAsk({
         ...base,
-        question: 'It popped into my head on the way home. Why did I start to like jazz?',
+        question: 'It popped into my head on the way home. Why did I begin to like jazz?',
       }),
     ).toEqual({
       question: 'Why did {user} start to like jazz?',

@@ -13,6 +13,8 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
   const slots = qa.evidenceSlotIds.map((id) => plan.slots.find((slot) => slot.id === id) as EvidenceSlot);
   const last = slots[slots.length - 1];
   const cap = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+  // A habit is answered by its activity; the question names its time ("every morning").
+  const activity = (description: string) => cap(description.replace(/\s+(every\s.+|before bed)$/, ''));
   const render = (p: Preference) =>
     `${p.polarity}s ${p.item}${p.condition === null ? '' : ` ${p.condition.when}`}`;
   const prefOf = (slot: EvidenceSlot | undefined): Preference | undefined => {
@@ -26,7 +28,7 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
   const byKind = (): string | null => {
     if (last === undefined) return 'no evidence';
     const habit = plan.habits.find((h) => h.id === last.refId);
-    if (habit !== undefined) return expect(cap(habit.description));
+    if (habit !== undefined) return expect(activity(habit.description));
     const person = plan.people.find((p) => p.id === last.refId);
     if (person !== undefined) return expect(person.name);
     const concept = plan.concepts.find((c) => c.id === last.refId);
@@ -224,7 +226,7 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
       return byKind();
     case 'behavioral_pattern_recognition': {
       const habit = state.habits.find((h) => h.id === last?.refId);
-      return habit === undefined ? 'habit not active' : expect(cap(habit.description));
+      return habit === undefined ? 'habit not active' : expect(activity(habit.description));
     }
     case 'long_term_goal_tracking': {
       const status = state.goals.get(last?.refId ?? '') ?? 'unknown';

@@ -37,8 +37,8 @@ describe('fidelity figures', () => {
   it('are all zero on a clean corpus', () => {
     const figures = measure(corpus());
     // The fixture asks every user the same questions with the same answers: the question-only
-    // baseline has its own tests below.
-    const { question_only_baseline: _, ...rates } = defectRates(figures);
+    // baselines (a count of expected right picks, not of defects) have their own tests below.
+    const { question_only_baseline: _, question_only_lexical: __, ...rates } = defectRates(figures);
     for (const [name, count] of Object.entries(rates)) expect(count, name).toBe(0);
     expect(figures.unanswerable_qa!.of).toBeGreaterThan(0);
   });
@@ -54,6 +54,21 @@ describe('fidelity figures', () => {
     for (const qa of bundles[2]!.plan.qa)
       if (qa.answerType !== 'open') qa.correctIndex = ((qa.correctIndex ?? 0) + 1) % qa.choices.length;
     expect(measure(bundles).question_only_baseline).toMatchObject({ ok: true, count: 0 });
+  });
+
+  it('flag closed questions whose words give their answer away (lexical question-only baseline)', () => {
+    const clean = measure(corpus()).question_only_lexical!;
+    expect(clean).toMatchObject({ kind: 'max', target: 5, ok: true });
+    const bundles = corpus();
+    // "I told you about something … that involves <the answer's words>": the question spells the answer.
+    for (const bundle of bundles)
+      for (const qa of bundle.plan.qa)
+        if (qa.answerType === 'mc')
+          qa.question = `${qa.question} It involves ${qa.choices[qa.correctIndex!]}.`;
+    const planted = measure(bundles).question_only_lexical!;
+    expect(planted.ok).toBe(false);
+    expect(planted.value).toBeGreaterThan(50);
+    expect(planted.description).toMatch(/worst tasks: \w+ \+\d/);
   });
 
   it('flag a profile field that decides the answer (education pitching tiered explanations)', () => {
@@ -197,6 +212,19 @@ describe('fidelity figures', () => {
       'near_duplicate_options',
       (b: UserBundle[]) => {
         b[0]!.plan.qa[0]!.choices[1] = `Salted ${b[0]!.plan.qa[0]!.choices[0]}`;
+      },
+    ],
+    [
+      'near_duplicate_options',
+      (b: UserBundle[]) => {
+        // One option's words inside another's ("Camping" / "Camping under the stars").
+        b[0]!.plan.qa[0]!.choices[1] = `${b[0]!.plan.qa[0]!.choices[0]} under the stars`;
+      },
+    ],
+    [
+      'near_duplicate_options',
+      (b: UserBundle[]) => {
+        b[0]!.plan.qa[0]!.choices[2] = 'Used to like tomato soup, now likes tomato soup';
       },
     ],
     [

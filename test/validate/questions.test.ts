@@ -52,13 +52,17 @@ describe('visual answer reading', () => {
 });
 
 describe('near-duplicate options', () => {
-  it('reads options naming the same thing, not reorderings or conditions', async () => {
-    const { sameThing } = await import('../../src/validate/fidelity-questions.js');
+  it('reads options naming the same thing, one inside another, not reorderings or longer histories', async () => {
+    const { sameThing, selfContradictory } = await import('../../src/validate/fidelity-questions.js');
     expect(sameThing('Peanuts', 'Salted peanuts')).toBe(true);
     expect(sameThing('Karaoke', 'Karaoke nights')).toBe(true);
     expect(sameThing('Peanut', 'Peanuts')).toBe(true);
     expect(sameThing('likes tea -> dislikes tea', 'dislikes tea -> likes tea')).toBe(false);
-    expect(sameThing('Likes tea', 'Likes tea when travelling abroad')).toBe(false);
+    // One option inside another: whoever likes tea abroad likes tea; camping under the stars is camping.
+    expect(sameThing('Likes tea', 'Likes tea when travelling abroad')).toBe(true);
+    expect(sameThing('Camping', 'Camping under the stars')).toBe(true);
+    expect(sameThing('To run a half marathon', 'To run a marathon')).toBe(false);
+    expect(sameThing('Watching football', 'Watching basketball')).toBe(false);
     expect(sameThing('Likes tea', 'Dislikes tea')).toBe(false);
     expect(
       sameThing(
@@ -66,5 +70,12 @@ describe('near-duplicate options', () => {
         'likes tea -> no longer likes tea -> likes tea -> no longer likes tea',
       ),
     ).toBe(false);
+    expect(selfContradictory('Used to like modern art exhibitions, now likes modern art exhibitions')).toBe(
+      true,
+    );
+    expect(selfContradictory('Used to like sudoku, now likes crossword puzzles')).toBe(false);
+    expect(selfContradictory('Used to like durian, now likes durian on weekday mornings')).toBe(false);
+    expect(selfContradictory('likes tea -> likes tea')).toBe(true);
+    expect(selfContradictory('likes tea -> no longer likes tea -> likes tea')).toBe(false);
   });
 });
