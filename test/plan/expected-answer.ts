@@ -246,6 +246,12 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
       return person === undefined ? 'no person' : expect(cap(person.relation));
     }
     case 'relationship_dynamics_comprehension': {
+      if (qa.unanswerable) {
+        // About someone never named: no person of the plan is in the question, no evidence given.
+        if (plan.people.some((p) => qa.question.includes(p.name))) return 'asked about someone the plan has';
+        if (qa.evidenceSlotIds.length > 0) return 'a never-mentioned person with evidence';
+        return expect('I have never mentioned them');
+      }
       const person = plan.people.find((p) => p.id === last?.refId);
       if (person === undefined) return 'no person';
       const now = state.people.get(person.id)?.closeness ?? 0;
