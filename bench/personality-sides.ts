@@ -6,7 +6,8 @@
  *
  *   npx --no-install tsx bench/personality-sides.ts <run-dir> [--list] [--limit N] [--reread]
  *
- * --reread scores each window with the reader as it is now (to see a reader change on an old run).
+ * The votes shown are those of the reader as it is now; --reread also scores each window with it
+ * instead of taking the run's gold (to see a reader change on an old run).
  */
 import { readFileSync } from 'node:fs';
 import { parseSentences } from '../src/memory/gold/personality-parse.js';
@@ -30,17 +31,26 @@ const reread = process.argv.includes('--reread');
 const limitAt = process.argv.indexOf('--limit');
 const limit = limitAt > 0 ? Number(process.argv[limitAt + 1]) : Number.POSITIVE_INFINITY;
 
-/** A bank phrase as a regex over a sentence (slots and alternatives as wildcards). */
+/** Letters and digits only: a parsed sentence ("i am sorry , and thank you") meets its phrase. */
+const bare = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** A bank phrase as a regex over a bare sentence (slots and alternatives as wildcards). */
 const bankPatterns = Object.entries(STYLE_CLAUSES).flatMap(([bank, phrases]) =>
   (phrases as readonly string[]).map((phrase) => {
     const body = phrase
-      .replace(/[.*+?^$()\\]/g, '\\$&')
-      .replace(/\{[^}]+\}/g, '.+?')
-      .replace(/\[([^\]]*)\]/g, (_m, alts: string) => `(?:${alts})`);
-    return { bank, re: new RegExp(body, 'i') };
+      .split(/(\{[^}]+\}|\[[^\]]*\])/)
+      .map((part) =>
+        part.startsWith('{')
+          ? '.+?'
+          : part.startsWith('[')
+            ? `(?:${part.slice(1, -1).split('|').map(bare).join('|')})`
+            : bare(part),
+      )
+      .join('');
+    return { bank, re: new RegExp(body) };
   }),
 );
-const bankOf = (sentence: string) => bankPatterns.find((p) => p.re.test(sentence))?.bank ?? null;
+const bankOf = (sentence: string) => bankPatterns.find((p) => p.re.test(bare(sentence)))?.bank ?? null;
 
 /** The votes of one sentence, as the reader counts them. */
 const sentenceCues = (text: string) =>
