@@ -13,10 +13,10 @@ import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/i
 import { TRAIT_DECOYS } from '../../src/dev/fake-llm/responders/free-writing.js';
 import { promptKind } from '../../src/dev/fake-llm/responders/index.js';
 import { writtenIn } from '../../src/dev/fake-llm/responders/written.js';
-import { personalityTargetFromText } from '../../src/memory/gold/personality-evidence.js';
 import { runPipelineFile } from '../../src/pipeline/run-file.js';
 import { BIG_FIVE_TRAITS, type BigFive } from '../../src/schemas/common.js';
 import { decodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js';
+import { personalityTargetFromText } from '../support/cue-list-personality.js';
 
 const quickstart = join(resolve(import.meta.dirname, '../..'), 'pipelines/quickstart.yaml');
 const dirs: string[] = [];

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cueStem, ipipItems, personalityCues } from '../../src/memory/gold/personality-lexicon.js';
-import { inferPersonality, readMessage, scoreFromCounts } from '../../src/memory/gold/personality-reading.js';
+import {
+  inferPersonality,
+  readMessage,
+  scoreFromCounts,
+  scoresOf,
+} from '../../src/memory/gold/personality-reading.js';
 import { indexPlan } from '../../src/memory/gold/plan-index.js';
 import { buildUserPlan } from '../../src/plan/index.js';
-import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../../src/schemas/common.js';
+import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../src/schemas/common.js';
 import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { STYLE_CLAUSES } from '../../src/synth/offline/style-clauses.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
@@ -125,5 +130,45 @@ describe('personality-inference targets are what a reader infers from several me
     expect(scored).toBeGreaterThan(0);
     expect(scored / traits).toBeLessThan(0.5);
     expect(wrongSide / scored).toBeLessThan(0.1);
+  });
+
+  it('reads a strongly profiled persona on the side of its profile (offline writer, independent reader)', async () => {
+    const images = fixtureImages();
+    const extremes: BigFive[] = [
+      { openness: 1, conscientiousness: 1, extraversion: 1, agreeableness: 5, neuroticism: 5 },
+      { openness: 5, conscientiousness: 5, extraversion: 5, agreeableness: 1, neuroticism: 1 },
+    ];
+    const users = fixtureUsers(2, 11).map((user, i) => ({
+      ...user,
+      split: 'test' as const,
+      enriched: { ...user.enriched, bigFive: extremes[i]! },
+    }));
+    const sides = { right: 0, wrong: 0, neuroticHigh: 0 };
+    for (const user of users) {
+      const plan = buildUserPlan({ ...user, images }, { config: {}, seed: 42 });
+      const dialogue = await realizeDialogue(plan, {
+        realizer: createOfflineRealizer({ seed: 42 }),
+        seed: 42,
+      });
+      const index = indexPlan(plan);
+      for (const session of dialogue.sessions) {
+        const texts = session.turns.filter((turn) => turn.speaker === 'user');
+        texts.forEach((turn, i) => {
+          const window = texts.slice(Math.max(0, i - 5), i + 1).map((t) => t.text);
+          const scores = scoresOf(inferPersonality(window));
+          const profile = index.personalityAt(turn.time);
+          for (const trait of BIG_FIVE_TRAITS) {
+            if (scores[trait] === 3) continue;
+            if (Math.sign(scores[trait] - 3) === Math.sign(profile[trait] - 3)) sides.right++;
+            else sides.wrong++;
+            if (trait === 'neuroticism' && scores[trait] > 3 && profile.neuroticism > 3) sides.neuroticHigh++;
+          }
+        });
+      }
+    }
+    // The anxious persona's worry is read; nothing is read against either profile.
+    expect(sides.neuroticHigh).toBeGreaterThan(0);
+    expect(sides.right).toBeGreaterThan(0);
+    expect(sides.wrong).toBe(0);
   });
 });

@@ -146,6 +146,23 @@ describe('fidelity figures', () => {
         DEFECTS.find((d) => d.name.includes('graded from a single message'))!.apply(b[0]!, null),
     ],
     [
+      'personality_wrong_side',
+      (b: UserBundle[]) => {
+        // The messages say the user is anxious (and the target reads them right), but the user's
+        // hidden profile is calm throughout: a writer whose text shows the other side.
+        const user = b[0]!;
+        for (const point of user.plan.personality) point.bigFive = { ...point.bigFive, neuroticism: 1 };
+        for (const trace of user.memory!.traces.filter((t) => t.task === 'personality_inference')) {
+          const said = (text: string) => ({ speaker: 'user', text, time: trace.time, images: [] });
+          trace.input.context = [
+            said('I have been so tense since Monday.'),
+            said('I worry about the budget every single night.'),
+          ];
+          trace.gold.value = { ...(trace.gold.value as object), neuroticism: 4 };
+        }
+      },
+    ],
+    [
       'episode_topic_errors',
       (b: UserBundle[]) => DEFECTS.find((d) => d.check === 'episode_topics')!.apply(b[0]!, null),
     ],

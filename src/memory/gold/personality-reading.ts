@@ -4,7 +4,9 @@
  * sentence about the speaker ("I", "me", "my") shows a trait when it uses a word of the IPIP-NEO
  * item pool keyed to it (src/memory/gold/personality-lexicon.ts; a negated word shows nothing),
  * and shows neuroticism when the speaker says they are, feel or get something AFINN-165
- * rates negative ("I am nervous", "I feel stressed"). Punctuation and length are never evidence.
+ * rates negative ("I am nervous", "I feel stressed"; "I am sorry for …" apologises, no mood). A
+ * word in a clause of condition or time shows nothing: "ramen, but only when stressed", "before I
+ * forget" say when, not who. Punctuation and length are never evidence.
  * Neither lexicon is the phrase banks that write the offline style (src/synth/offline/). A trait
  * needs at least two messages of the window on one side (net) before it is scored, four (and none
  * against) for an extreme, and is otherwise 3: "not enough evidence" (PersonaVLM §3.2: integer
@@ -32,32 +34,89 @@ const valence = (word: string): number => AFINN[word] ?? 0;
 /** One message's side per trait: 1 high, −1 low, 0 nothing shown. */
 export type MessageReading = Record<BigFiveTrait, 1 | -1 | 0>;
 
-/** True when token `i` follows "I [aux…] am/feel/get [adverb]": a state the speaker says they are in. */
-function saidOfSelf(tokens: readonly ParsedWord[], i: number): boolean {
+/**
+ * The verb that puts the state at token `i` on the speaker ("I [aux…] am/feel/get [adverb] <i>"),
+ * or null when the state is not said of the speaker.
+ */
+function selfStateVerb(tokens: readonly ParsedWord[], i: number): string | null {
   let at = i - 1;
   if (tokens[at]?.pos === 'ADV') at--;
-  if (!STATE_VERBS.has(tokens[at]?.lemma ?? '')) return false;
+  const verb = tokens[at]?.lemma ?? '';
+  if (!STATE_VERBS.has(verb)) return null;
   at--;
   while (at >= 0 && (tokens[at]?.pos === 'AUX' || tokens[at]?.pos === 'PART' || tokens[at]?.pos === 'ADV'))
     at--;
-  return tokens[at]?.lower === 'i';
+  return tokens[at]?.lower === 'i' ? verb : null;
+}
+
+/** Words that open a clause of condition or time: what follows is a circumstance, not the speaker. */
+const CONDITIONS = new Set(['when', 'whenever', 'if', 'unless']);
+/** Words that open a clause of time only before a clause ("before I forget"), not a noun ("before exams"). */
+const CLAUSE_TIMES = new Set(['before', 'until', 'till']);
+const CLAUSE_STARTS = new Set(['PRON', 'VERB', 'AUX', 'ADJ']);
+
+/**
+ * Per token: inside a clause of condition or time ("only when stressed", "if I feel anxious",
+ * "before I forget", "in case I forget"), up to the next punctuation. Such a clause says when
+ * something holds, not what the speaker is like: "I love ramen when stressed" says nothing of how
+ * often they are stressed, and "before I forget" is no confession of forgetfulness.
+ */
+function conditionScope(tokens: readonly ParsedWord[]): boolean[] {
+  const inside: boolean[] = [];
+  let open = false;
+  tokens.forEach((token, i) => {
+    if (token.pos === 'PUNCT') open = false;
+    else {
+      const next = tokens[i + 1]?.pos ?? '';
+      const opens =
+        CONDITIONS.has(token.lower) ||
+        (CLAUSE_TIMES.has(token.lower) && CLAUSE_STARTS.has(next)) ||
+        (token.lower === 'case' && tokens[i - 1]?.lower === 'in');
+      if (opens) open = true;
+    }
+    inside.push(open);
+  });
+  return inside;
+}
+
+/** One vote of a sentence: the trait, its side and the word that shows it. */
+export interface Vote {
+  trait: BigFiveTrait;
+  side: 1 | -1;
+  word: string;
+}
+
+/**
+ * The votes of one parsed sentence: nothing unless the sentence is about the speaker.
+ *
+ * @example sentenceVotes(parseSentences('I worry about everything.')[0]!) // [{ trait: 'neuroticism', side: 1, word: 'worry' }]
+ */
+export function sentenceVotes(tokens: readonly ParsedWord[]): Vote[] {
+  if (!tokens.some((token) => SELF.has(token.lower))) return [];
+  const cues = personalityCues();
+  const condition = conditionScope(tokens);
+  const votes: Vote[] = [];
+  tokens.forEach((token, i) => {
+    if (!CONTENT.has(token.pos) || token.negated || condition[i]) return;
+    const stem = cueStem(token.lemma);
+    // A stem names its word, not a longer one it happens to start ("busi" is not "business").
+    // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
+    const cue = token.lemma.length <= stem.length + 3 ? cues.get(stem) : undefined;
+    if (cue !== undefined) votes.push({ ...cue, word: token.lower });
+    // "I am / feel / get <negative state>": a self-reported negative feeling (the speaker is its
+    // subject). "I am sorry for the questions" apologises (a social act, not a mood); "I feel sorry" is one.
+    if (token.pos !== 'ADJ' && token.pos !== 'VERB') return;
+    const verb = selfStateVerb(tokens, i);
+    if (verb === null || valence(token.lower) >= 0) return;
+    if (token.lower === 'sorry' && verb === 'be') return;
+    votes.push({ trait: 'neuroticism', side: 1, word: token.lower });
+  });
+  return votes;
 }
 
 /** The votes of one sentence about the speaker, added to `net`. */
 function readSentence(tokens: readonly ParsedWord[], net: Record<BigFiveTrait, number>): void {
-  if (!tokens.some((token) => SELF.has(token.lower))) return;
-  const cues = personalityCues();
-  tokens.forEach((token, i) => {
-    if (!CONTENT.has(token.pos)) return;
-    const stem = cueStem(token.lemma);
-    // A stem names its word, not a longer one it happens to start ("busi" is not "business").
-    const cue = token.lemma.length <= stem.length + 3 ? cues.get(stem) : undefined;
-    // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
-    if (cue !== undefined && !token.negated) net[cue.trait] += cue.side;
-    // "I am / feel / get <negative state>": a self-reported negative feeling (the speaker is its subject).
-    const state = (token.pos === 'ADJ' || token.pos === 'VERB') && saidOfSelf(tokens, i);
-    if (state && !token.negated && valence(token.lower) < 0) net.neuroticism += 1;
-  });
+  for (const vote of sentenceVotes(tokens)) net[vote.trait] += vote.side;
 }
 
 /** Words that put the next one out of play ("do not waste", "no rush"): a cue after them shows nothing. */

@@ -9,7 +9,7 @@ export const EXPLICIT_CAUSES: readonly string[] = [
   'I tried it on a recent trip and loved it',
   'my doctor advised me to change my habits',
   'money is tight this year',
-  'I got bored of the old routine',
+  'the novelty wore off',
   'a documentary changed my mind',
   'my partner got me into it',
   'I read a great review online',
@@ -40,7 +40,7 @@ export const CAUSES_BY_DIRECTION: Record<'toward' | 'away', readonly string[]> =
   away: [
     'my doctor advised me to change my habits',
     'money is tight this year',
-    'I got bored of the old routine',
+    'the novelty wore off',
     'I had a bad experience last time',
     ...EITHER_WAY,
   ],

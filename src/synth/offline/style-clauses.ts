@@ -32,6 +32,8 @@ export const STYLE_CLAUSES = {
     'I turned down an invitation for {day}; a quiet night in sounded better',
     'I prefer reading and my own company [most evenings|on weekends]',
     'I kept my head down at work [today|this week] and said very little',
+    'I spent [most of the weekend|the whole evening] alone and loved the peace',
+    'I am happiest alone [after work|in the evenings|on Sundays]',
   ],
   neuroticHigh: [
     'I am [a bit|really|quite] [anxious|uneasy] about it[, to be honest|]',
@@ -45,6 +47,8 @@ export const STYLE_CLAUSES = {
     'I worry that I am falling behind[| at work| on everything| again]',
     'I have had a knot in my stomach since {day}',
     'I get nervous [every time|whenever] I think about it',
+    'I worry about the smallest things [lately|these days|this week]',
+    'I get stressed out [so easily|far too easily] [lately|these days]',
   ],
   neuroticLow: [
     'I am [pretty|fairly|quite] relaxed about it either way',
@@ -55,6 +59,8 @@ export const STYLE_CLAUSES = {
     '[things|little things|surprises] rarely rattle me, so I am taking it as it comes[| this time| like always]',
     'I slept like a [baby|log] [last night|all week|on {day}]',
     'even the chaos at work [today|this week] did not get to me',
+    'I stay [pretty|fairly] calm about [these things|most things], honestly',
+    'I am a calm person [most of the time|these days], so it is fine',
   ],
   agreeableHigh: [
     '[thank you|thanks] for being so patient with me',
@@ -66,6 +72,8 @@ export const STYLE_CLAUSES = {
     'I helped my [neighbour|colleague|sister] [move house|with the shopping] {photoTime}',
     'I hope your [day|week] is going well too',
     'I lent my [car|bike|ladder] to a [friend|neighbour] on {day}, happy to help',
+    'I trust people [easily|until they give me a reason not to]',
+    'I [really|honestly] sympathize with my [neighbour|colleague|sister], [she|he] has had a rough week',
   ],
   agreeableLow: [
     'just give me the [answer|short version][| please| for once]',
@@ -77,6 +85,8 @@ export const STYLE_CLAUSES = {
     'my [coworkers|flatmates] annoyed me {photoTime}, as usual',
     'I told my [neighbour|landlord] exactly what I thought of [the noise|the mess] on {day}',
     'frankly, most advice I get [is useless|misses the point|is too long]',
+    'I yelled at [the delivery guy|my flatmate|the cable company] on {day}, and I would do it again',
+    'I distrust [most advice|anything that sounds too good|online reviews], frankly',
   ],
   openHigh: [
     'I would love to try something [completely|totally] different [this month|this year]',
@@ -87,6 +97,8 @@ export const STYLE_CLAUSES = {
     'new ideas always get me [excited|going|curious]',
     'maybe I should experiment a [little|bit more][| this month| this week]',
     'I picked up [some poetry|a documentary|a philosophy podcast] on a whim {photoTime}',
+    'I am always up for a [good|new|fresh] challenge[| these days| this year]',
+    'I daydream about [living abroad|learning to sail|opening a bookshop] [a lot|all the time]',
   ],
   openLow: [
     'I would rather stick with what I know[| for now|, to be honest]',
@@ -96,6 +108,8 @@ export const STYLE_CLAUSES = {
     'I ordered my usual again [at the café|at lunch|at the canteen]',
     'new [trends|fads|gadgets] are not really my thing',
     'I took the same route [to work|home] as always',
+    'I am pretty conventional [about these things|, really|, I admit]',
+    'I stick to my usual [order|routine|spots] [most days|every week]',
   ],
   conscientiousHigh: [
     'I already put it on my schedule for {day}',
@@ -107,6 +121,8 @@ export const STYLE_CLAUSES = {
     'I finished my whole to-do list before lunch [today|on {day}]',
     'I set three alarms so I would not be late on {day}',
     'I tidied my desk and sorted my inbox [last night|this morning]',
+    'I make sure I am prepared [for everything|well ahead|before anything starts]',
+    'I prepared [my bag|everything|my notes] the night before, as always',
   ],
   conscientiousLow: [
     'I will probably sort it out at the last minute',
@@ -117,5 +133,7 @@ export const STYLE_CLAUSES = {
     'my desk is a mess and I cannot find [my keys|the charger|anything]',
     'I meant to [pay a bill|call the dentist|answer some emails] on {day} and forgot',
     'I will figure it out as I go[| like always| this time too]',
+    'I rushed through [my errands|the paperwork|everything] again {photoTime}',
+    'I wasted [the whole afternoon|most of Sunday|my evening] on my phone again',
   ],
 } as const;

@@ -4,7 +4,7 @@
  * list misreads as the user's trait.
  */
 import { describe, expect, it } from 'vitest';
-import { readPersonalityEvidence } from '../../../memory/gold/personality-evidence.js';
+import { readPersonalityEvidence } from '../../../../test/support/cue-list-personality.js';
 import { FREE_TRAITS, TRAIT_DECOYS } from './free-writing.js';
 
 describe('the fake model’s personality phrasing', () => {

@@ -16,7 +16,7 @@ const MESSAGE = /^MESSAGE (\S+) \(session \d+, round \d+\): (.*)$/gm;
  * offline reader in the free dialect): the text alone decides, so a resumed run or another fake
  * process gives the same grades. Someone else's trait (a planted decoy) is not one of its lines.
  */
-function ownTraits(message: string): Map<string, number> {
+export function ownTraits(message: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const lines of Object.values(TRAIT_LINES))
     for (const [trait, phrases] of Object.entries(lines))

@@ -1,7 +1,12 @@
-import { readPersonalityEvidence } from '../../../memory/gold/personality-evidence.js';
+import { goldPersonalityScores } from '../../../memory/gold/session-targets.js';
 import { BIG_FIVE_TRAITS } from '../../../schemas/common.js';
 import type { FakeChatRequest } from '../server.js';
+import { ownTraits } from './labels.js';
 import { contentWords, promptContent } from './text.js';
+import { writtenIn } from './written.js';
+
+/** Turns of context a personality-inference prompt shows (src/memory/replay.ts). */
+const PERSONALITY_CONTEXT_TURNS = 10;
 
 const PREFERENCE =
   /\b(i (?:really )?(?:like|love|enjoy|prefer|hate|dislike|can't stand|avoid)|i'm (?:into|allergic)|i (?:no longer|don't) (?:like|eat|drink|enjoy)|my (?:favou?rite|goal|plan|friend|partner|sister|brother|mother|father|wife|husband))\b/i;
@@ -60,19 +65,28 @@ function semanticWrite(input: unknown): unknown {
   };
 }
 
+/** The user messages of a per-turn input's context (`context: [{speaker, text}]`), oldest first. */
+function contextUserTexts(input: unknown): string[] {
+  const context = (input as { context?: unknown } | null)?.context;
+  if (!Array.isArray(context)) return [];
+  return context.flatMap((item: { speaker?: unknown; text?: unknown }) =>
+    item?.speaker === 'user' && typeof item.text === 'string' ? [item.text] : [],
+  );
+}
+
 /**
- * `personality_inference`: 3 = no evidence; a trait the latest user message shows reads 4 (high)
- * or 2 (low), as the shared cue reader sees it.
+ * `personality_inference`: a message the fake wrote is graded from what it let show (its own
+ * trait lines, as its personality-evidence/1 judge grades them: ./labels.ts), 3 for the rest. A
+ * message it did not write (offline text sent to an online memory stage) is read as a reader of
+ * several messages reads it (src/memory/gold/personality-reading.ts): the latest and the user
+ * messages of its context. No cue list shared with a writer decides.
  */
 function personality(input: unknown): unknown {
   const text = turnText(input);
-  const evidence = readPersonalityEvidence(text);
-  return Object.fromEntries(
-    BIG_FIVE_TRAITS.map((trait) => {
-      const { reading } = evidence[trait];
-      return [trait, reading === 1 ? 4 : reading === -1 ? 2 : 3];
-    }),
-  );
+  const own = ownTraits(text);
+  if (own.size > 0 || writtenIn(text) !== null)
+    return Object.fromEntries(BIG_FIVE_TRAITS.map((trait) => [trait, own.get(trait) ?? 3]));
+  return goldPersonalityScores([...contextUserTexts(input), text]);
 }
 
 /** `core_update`: the current core memory kept as it is (the fake adds nothing it cannot read). */
@@ -153,7 +167,9 @@ function sessionAnswer(input: unknown): unknown {
     turns: (body.ask?.turns ?? []).map((index) => {
       const turn = turns[at(index)];
       const next = turns[at(index) + 1];
-      const view = { turn, reply: next?.speaker === 'assistant' ? next : null };
+      // The context a per-turn prompt shows: the session's turns before this one (replay.ts).
+      const context = turns.slice(Math.max(0, at(index) - PERSONALITY_CONTEXT_TURNS), at(index));
+      const view = { turn, context, reply: next?.speaker === 'assistant' ? next : null };
       return { i: index, semantic_write: semanticWrite(view), personality_inference: personality(view) };
     }),
     tree_ops: (body.ask?.chunks ?? []).map((end) => ({ end, ops: 'NO_OP()' })),

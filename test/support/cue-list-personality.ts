@@ -1,12 +1,13 @@
-import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../schemas/common.js';
+import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../src/schemas/common.js';
 
 /**
- * What one user message shows about the user's Big Five, read from the text alone: each trait
- * is shown high (+1), low (−1), both (`mixed`) or not at all (0). The cues are the phrases a
- * person uses to show a trait (worry markers, politeness, blunt demands, exclamations, planning
- * and curiosity markers, "I feel more <trait word> lately"). The fake model's teacher reads
- * with it; gold targets and the `personality_evidence` rule use a separate reader of several
- * messages (src/memory/gold/personality-reading.ts).
+ * A naive single-message personality cue list, kept for tests as the kind of reader the fake
+ * model's judge and teacher must beat: each trait is shown high (+1), low (−1), both (`mixed`)
+ * or not at all (0) by stock phrases (worry markers, politeness, blunt demands, exclamations,
+ * "I feel more <trait word> lately"), so it takes someone else's worry for the user's and an
+ * exclamation mark for extraversion. Nothing in src/ reads with it: gold targets and the
+ * `personality_evidence` rule use the reader of several messages
+ * (src/memory/gold/personality-reading.ts); the fake model grades what it wrote.
  */
 export type TraitReading = 1 | -1 | 0 | 'mixed';
 

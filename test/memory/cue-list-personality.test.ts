@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BigFive } from '../../schemas/common.js';
+import type { BigFive } from '../../src/schemas/common.js';
 import {
   personalityTargetFromText,
   readPersonalityEvidence,
   unsupportedTraits,
-} from './personality-evidence.js';
+} from '../support/cue-list-personality.js';
 
 const profile: BigFive = {
   openness: 4.6,

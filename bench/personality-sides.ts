@@ -1,0 +1,161 @@
+/**
+ * Audit of the personality_wrong_side figure of a finished run: for each non-neutral
+ * personality-inference target on the other side of 3 from the user's hidden profile, the
+ * sentences of its window that voted, the cue word and the kind of turn they sit in (plan slot
+ * kind, noise, style bank). Prints a JSON summary; --list prints the cases.
+ *
+ *   npx --no-install tsx bench/personality-sides.ts <run-dir> [--list] [--limit N] [--reread]
+ *
+ * The votes shown are those of the reader as it is now; --reread also scores each window with it
+ * instead of taking the run's gold (to see a reader change on an old run).
+ */
+import { readFileSync } from 'node:fs';
+import { parseSentences } from '../src/memory/gold/personality-parse.js';
+import {
+  inferPersonality,
+  PERSONALITY_WINDOW,
+  scoresOf,
+  sentenceVotes,
+} from '../src/memory/gold/personality-reading.js';
+import { indexPlan } from '../src/memory/gold/plan-index.js';
+import { BIG_FIVE_TRAITS } from '../src/schemas/common.js';
+import { decodeUserMemoryRecord } from '../src/schemas/memory-record-codec.js';
+import type { UserPlan } from '../src/schemas/plan.js';
+import { STYLE_CLAUSES } from '../src/synth/offline/style-clauses.js';
+
+const dir = process.argv[2];
+if (dir === undefined) throw new Error('usage: personality-sides.ts <run-dir> [--list]');
+const list = process.argv.includes('--list');
+/** Score each window with the reader as it is now instead of taking the run's gold. */
+const reread = process.argv.includes('--reread');
+const limitAt = process.argv.indexOf('--limit');
+const limit = limitAt > 0 ? Number(process.argv[limitAt + 1]) : Number.POSITIVE_INFINITY;
+
+/** Letters and digits only: a parsed sentence ("i am sorry , and thank you") meets its phrase. */
+const bare = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** A bank phrase as a regex over a bare sentence (slots and alternatives as wildcards). */
+const bankPatterns = Object.entries(STYLE_CLAUSES).flatMap(([bank, phrases]) =>
+  (phrases as readonly string[]).map((phrase) => {
+    const body = phrase
+      .split(/(\{[^}]+\}|\[[^\]]*\])/)
+      .map((part) =>
+        part.startsWith('{')
+          ? '.+?'
+          : part.startsWith('[')
+            ? `(?:${part.slice(1, -1).split('|').map(bare).join('|')})`
+            : bare(part),
+      )
+      .join('');
+    return { bank, re: new RegExp(body) };
+  }),
+);
+const bankOf = (sentence: string) => bankPatterns.find((p) => p.re.test(bare(sentence)))?.bank ?? null;
+
+/** The votes of one sentence, as the reader counts them. */
+const sentenceCues = (text: string) =>
+  parseSentences(text.replace(/<image>/g, ' ')).flatMap((tokens) => sentenceVotes(tokens));
+
+interface Turn {
+  id: string;
+  speaker: string;
+  text: string;
+  slots: string[];
+  noise: unknown;
+}
+const plans = new Map<string, UserPlan>();
+for (const line of readFileSync(`${dir}/plan/plan.jsonl`, 'utf8').split('\n'))
+  if (line.trim()) {
+    const plan = JSON.parse(line) as UserPlan;
+    plans.set(plan.userId, plan);
+  }
+const turnInfo = new Map<string, string>();
+for (const line of readFileSync(`${dir}/dialogues/dialogues.jsonl`, 'utf8').split('\n')) {
+  if (!line.trim()) continue;
+  const dialogue = JSON.parse(line) as { userId: string; sessions: Array<{ turns: Turn[] }> };
+  const plan = plans.get(dialogue.userId);
+  const kinds = new Map(plan?.slots.map((s) => [s.id, s.kind]) ?? []);
+  for (const session of dialogue.sessions)
+    for (const turn of session.turns) {
+      if (turn.speaker !== 'user') continue;
+      const kind = turn.noise !== null ? `noise:${(turn.noise as { kind?: string }).kind ?? '?'}` : '';
+      turnInfo.set(turn.text, kind || turn.slots.map((s) => kinds.get(s) ?? '?').join('+') || 'filler');
+    }
+}
+
+const tally: Record<string, number> = {};
+const byWord: Record<string, number> = {};
+let scored = 0;
+let wrong = 0;
+let shown = 0;
+for (const line of readFileSync(`${dir}/memory/memory.jsonl`, 'utf8').split('\n')) {
+  if (!line.trim()) continue;
+  const record = decodeUserMemoryRecord(JSON.parse(line)) as {
+    userId: string;
+    traces: Array<{
+      task: string;
+      time: string;
+      input: { turn?: Turn; context?: Turn[] };
+      gold: { value: Record<string, number> };
+    }>;
+  };
+  const plan = plans.get(record.userId);
+  if (plan === undefined) continue;
+  const index = indexPlan(plan);
+  for (const trace of record.traces) {
+    if (trace.task !== 'personality_inference' || trace.input.turn === undefined) continue;
+    const messages = [...(trace.input.context ?? []).filter((t) => t.speaker === 'user'), trace.input.turn]
+      .map((t) => t.text)
+      .slice(-PERSONALITY_WINDOW);
+    const profile = index.personalityAt(trace.time);
+    const gold = reread ? scoresOf(inferPersonality(messages)) : trace.gold.value;
+    for (const trait of BIG_FIVE_TRAITS) {
+      const score = gold[trait]!;
+      if (score === 3) continue;
+      scored++;
+      if (Math.sign(score - 3) === Math.sign(profile[trait] - 3)) continue;
+      wrong++;
+      const side = Math.sign(score - 3);
+      const lines: string[] = [];
+      for (const message of messages)
+        for (const sentence of parseSentences(message).map((s) => s.map((w) => w.lower).join(' '))) {
+          const votes = sentenceCues(sentence).filter((c) => c.trait === trait);
+          if (votes.length === 0) continue;
+          const bank = bankOf(sentence);
+          const source = bank !== null ? `style:${bank}` : `turn:${turnInfo.get(message) ?? '?'}`;
+          for (const v of votes) {
+            const key = `${trait}${v.side > 0 ? '+' : '-'} ${source}`;
+            if (v.side === side) {
+              tally[key] = (tally[key] ?? 0) + 1;
+              byWord[`${trait}${v.side > 0 ? '+' : '-'} ${v.word}`] =
+                (byWord[`${trait}${v.side > 0 ? '+' : '-'} ${v.word}`] ?? 0) + 1;
+            }
+            lines.push(`   ${v.side > 0 ? '+' : '-'} [${v.word}] (${source}) ${sentence}`);
+          }
+        }
+      if (list && shown++ < limit)
+        console.log(
+          `${record.userId} ${trace.time} ${trait}: target ${score}, profile ${profile[trait]}\n${lines.join('\n')}`,
+        );
+    }
+  }
+}
+const top = (o: Record<string, number>) =>
+  Object.fromEntries(
+    Object.entries(o)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 40),
+  );
+console.log(
+  JSON.stringify(
+    {
+      scored,
+      wrong,
+      rate: Math.round((1000 * wrong) / scored) / 10,
+      bySource: top(tally),
+      byWord: top(byWord),
+    },
+    null,
+    1,
+  ),
+);
