@@ -2,6 +2,7 @@ import { EXPLICIT_CAUSES, IMPLICIT_CAUSES } from '../plan/catalogue/life-catalog
 import { SLOT_BY_KEY, SLOTS_BY_CATEGORY } from '../plan/catalogue/preference-catalogue.js';
 import { baseSlot } from '../plan/preference-pool.js';
 import { describePreference, preferenceAnswer } from '../plan/statements.js';
+import { slotTopic } from '../plan/topic-words.js';
 import type { Preference } from '../schemas/plan.js';
 import {
   activePreferences,
@@ -21,41 +22,8 @@ import {
 import { PERSONAMEM_TOPICS } from './tasks.js';
 
 export const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** Catalogue slot keys whose words do not read as a topic on their own. */
-const TOPIC_WORDS: Record<string, string> = {
-  'books-buy': 'buying books',
-  'plants-buy': 'buying plants',
-  'cuisine-thai': 'Thai food',
-  'cuisine-indian': 'Indian food',
-  'cuisine-mexican': 'Mexican food',
-  'cuisine-cantonese': 'Cantonese food',
-  'kids-food': "my kids' food",
-  'camera-gear': 'camera gear',
-  'flight-seat': 'flight seats',
-  'road-trip': 'road trips',
-  'family-trips': 'family trips',
-  'food-travel': 'food on trips',
-  'music-genre': 'music',
-  'board-games': 'board games',
-  'sports-watch': 'watching sports',
-  'fountain-pens': 'fountain pens',
-  'second-hand': 'second-hand things',
-  'street-food': 'street food',
-  online: 'online shopping',
-  eco: 'eco-friendly products',
-  heat: 'hot weather',
-  reality: 'reality shows',
-  social: 'socialising',
-  series: 'TV series',
-  home: 'my home',
-  weekend: 'weekends',
-  budget: 'travel budgets',
-};
-/** "food.cuisine-thai@time" → "Thai food": a catalogue slot as words a user would say. */
-export const slotTopic = (slot: string) => {
-  const key = baseSlot(slot).split('.')[1] ?? slot;
-  return TOPIC_WORDS[key] ?? key.replace(/-/g, ' ');
-};
+// A slot's subject as a person says it ("beach holidays", never "beach"): shared with the realizer.
+export { slotTopic };
 export const base = (p: Pick<Preference, 'polarity' | 'item'>) => `${p.polarity} ${p.item}`;
 
 const SCENARIOS: Record<string, string> = {

@@ -19,6 +19,30 @@ export function withKeywords(phrase: string, keywords: readonly string[]): strin
   return `${phrase}, especially ${missing.join(' and ')}`;
 }
 
+/** Relations whose pronoun English fixes; for the others the person's name stands in. */
+const PRONOUNS: Readonly<Record<string, { subject: string; object: string; possessive: string }>> = {
+  mother: { subject: 'she', object: 'her', possessive: 'her' },
+  sister: { subject: 'she', object: 'her', possessive: 'her' },
+  father: { subject: 'he', object: 'him', possessive: 'his' },
+  brother: { subject: 'he', object: 'him', possessive: 'his' },
+};
+
+/**
+ * A note about a person, already in the user's voice ("they helped me through a hard week"), with
+ * "they/them/their" said as that person: the relation's pronoun, else the person's name.
+ *
+ * @example aboutPerson('they helped me through a hard week', 'brother', 'Leo') // 'he helped me through a hard week'
+ */
+export function aboutPerson(note: string, relation: string, name: string): string {
+  const pronoun = PRONOUNS[relation];
+  return note
+    .trim()
+    .replace(/[.!]+$/, '')
+    .replace(/\bthey\b/gi, pronoun?.subject ?? name)
+    .replace(/\bthem\b/gi, pronoun?.object ?? name)
+    .replace(/\btheir\b/gi, pronoun?.possessive ?? `${name}'s`);
+}
+
 const IRREGULAR: Readonly<Record<string, string>> = {
   has: 'have',
   does: 'do',
