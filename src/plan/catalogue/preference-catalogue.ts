@@ -37,8 +37,15 @@ const ROWS: Record<PreferenceCategory, Row[]> = {
   food: [
     ['spicy', 'spicy Sichuan hotpot/hotpot,spicy; !very spicy food/spicy', 'chinese cooking spicy'],
     ['coffee', 'oat milk lattes/latte,oat; black americano/americano; !coffee/coffee', 'coffee cafe'],
-    ['tea', 'jasmine green tea/jasmine,tea; bubble milk tea/bubble milk tea; !sweet milk tea/milk tea', 'tea'],
-    ['breakfast', 'congee for breakfast/congee; avocado toast/avocado; skipping breakfast/skipping breakfast'],
+    [
+      'tea',
+      'jasmine green tea/jasmine,tea; bubble milk tea/bubble milk tea; !sweet milk tea/milk tea',
+      'tea',
+    ],
+    [
+      'breakfast',
+      'congee for breakfast/congee; avocado toast/avocado; skipping breakfast/skipping breakfast',
+    ],
     ['sushi', 'salmon sushi/sushi,salmon; !raw fish/raw fish', 'japanese'],
     ['ramen', 'tonkotsu ramen/ramen; !instant noodles/instant noodles', 'japanese'],
     [
@@ -153,7 +160,11 @@ const ROWS: Record<PreferenceCategory, Row[]> = {
     ['opera', 'Peking opera/opera', '', { minAge: 40 }],
   ],
   lifestyle: [
-    ['exercise', 'morning runs/morning run; yoga/yoga; swimming laps/swimming; !the gym/gym', 'fitness running'],
+    [
+      'exercise',
+      'morning runs/morning run; yoga/yoga; swimming laps/swimming; !the gym/gym',
+      'fitness running',
+    ],
     ['sleep', 'sleeping early/sleeping early; staying up late/staying up late'],
     ['commute', 'cycling to work/cycling; taking the subway/subway'],
     ['pets', 'cats/cat; dogs/dog; !pet hair at home/pet hair', 'pets animals'],
