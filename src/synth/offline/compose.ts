@@ -72,6 +72,23 @@ function noiseTemplateKind(ctx: RoundContext, noise: string): string {
 /** A sentence opening on a lead-in: a comma, colon or dash within its first five words. */
 const LEAD_IN = /^(?:[^\s,:]+\s+){0,4}[^\s,:]+(?:[,:]|\s[-–])\s/;
 
+/**
+ * Drops a lead-in a turn already said ("Well, … Well, …" → "Well, … On the bus …"), unless it
+ * holds one of the piece's keywords.
+ */
+function withoutRepeatedLeadIns(pieces: Piece[]): void {
+  const said = new Set<string>();
+  for (const piece of pieces) {
+    const lead = LEAD_IN.exec(piece.text)?.[0];
+    if (lead === undefined) continue;
+    const key = lead.replace(/[,:\s–-]+$/, '').toLowerCase();
+    const lower = lead.toLowerCase();
+    if (said.has(key) && !piece.keywords.some((keyword) => lower.includes(keyword.toLowerCase())))
+      piece.text = piece.text.slice(lead.length);
+    said.add(key);
+  }
+}
+
 const cap = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 
 /**
@@ -232,6 +249,7 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
     break;
   }
 
+  withoutRepeatedLeadIns(pieces);
   const punctuation = (): string => (rng.chance(style.exclaim) ? '!' : '.');
   const text = pieces.map((piece) => finish(piece, punctuation())).join(' ');
   const placeholders = ctx.round.images.map(() => '<image>').join(' ');
