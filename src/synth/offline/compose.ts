@@ -5,6 +5,7 @@ import type { PlanView } from '../plan-view.js';
 import type { ChunkRound, CompactState } from '../realizer.js';
 import type { Slip } from '../slips.js';
 import { BANKS, TEMPLATES } from './banks.js';
+import { DAY_BANKS } from './day-details.js';
 import { factInFirstPerson, withoutOwnName } from './facts.js';
 import { NOISE_BANKS, NOISE_TEMPLATES, SLOT_TEMPLATES } from './phrases.js';
 import { ASSISTANT_TEMPLATES } from './reply-phrases.js';
@@ -27,7 +28,7 @@ export interface RoundContext {
   slip?: Slip | null;
 }
 
-const GRAMMAR: Grammar = createGrammar({ ...BANKS, ...NOISE_BANKS, ...STYLE_CLAUSES });
+const GRAMMAR: Grammar = createGrammar({ ...BANKS, ...DAY_BANKS, ...NOISE_BANKS, ...STYLE_CLAUSES });
 
 /** A composed sentence and the keywords that must survive capitalization. */
 interface Piece {
