@@ -127,7 +127,7 @@ export const DAY_BANKS: Banks = {
     'I made [some tea|a hot chocolate|a coffee|some cocoa] [last night|at ten|this morning|at eleven] and left it on the counter',
     'I grabbed [a smoothie|a lemonade|an iced tea|a juice|a sandwich] [after the gym|at lunchtime|on my break|at the station|on the way back]',
     'my [tea|coffee] went cold [twice|again|three times] [this morning|at my desk|on a call|before I noticed]',
-    '[my playlist was on shuffle|I had a podcast on|I listened to an old album|I had the radio on] [on my walk|on the bus|while I was cooking|on the train|while I tidied|on the way back]',
+    '[my playlist was on shuffle|I listened to a podcast|I listened to an old album|I had the radio going] [on my walk|on the bus|while I was cooking|on the train|while I tidied|on the way back]',
     '[the same song|one chorus|an old jingle|a theme tune] was on repeat in my head [all morning|on the way home|all day|all evening|since Sunday]',
     'I only had [five|ten|fifteen|twenty|twenty-five] minutes [for lunch|before my bus|between meetings|at breakfast|before my train|before the call]',
     'lunch was [a sandwich|leftovers|soup|a salad|noodles] at my desk [again|today|for the third day running|on Monday|on Thursday]',

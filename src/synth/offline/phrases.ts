@@ -12,7 +12,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '[fun fact about me|if you are wondering], I am a big fan of {kwItem}',
     'I have always [loved|enjoyed] {kwItem}',
     '{kwItem} never {gets} old for me',
-    'nothing beats {kwItem}, [especially on weekends|after a long day|if you ask me]',
+    'nothing beats {kwItem}, [if you ask me|in my book|for me]',
     '[one thing I really enjoy|something I always enjoy|a small joy of mine] is {kwItem}',
   ],
   dislike: [
