@@ -159,14 +159,20 @@ export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '[something silly|a bit random|do not laugh] - {trivia}? Someone asked me {timeRef} and I had no clue',
   ],
   exploratory: [
-    '[just browsing, but|no plans yet, but|purely out of curiosity,|not buying anything, but] what is {explore} like?',
-    '[quick question|I have been wondering|be honest with me|curious]: how do beginners usually get into {explore}?',
+    '[just browsing, but|no plans yet, but|purely out of curiosity,|not buying anything, but] what do people think of {explore}?',
+    '[quick question|I have been wondering|be honest with me|curious]: how do beginners usually start with {explore}?',
     '[I saw an ad for|someone mentioned|I read about|my feed keeps showing me] {explore} {timeRef} - is it any good or just hype?',
   ],
+  // The person a gift is for keeps their own pronoun ("my mum … for her").
   on_behalf: [
-    '[I need to order|I have to get|I am looking for] {gift} for my {relative}; it is not for me, they are into {explore}',
-    'my {relative} asked me to find {gift} for them {dayRef}',
-    '[can you help me pick|could you suggest|help me choose] {gift} for my {relative} - not for me, for them?',
+    '[I need to order|I have to get|I am looking for] {gift} for my [mum|grandmother|niece]; it is not for me, it is for her [birthday|new flat|anniversary]',
+    '[I need to order|I have to get|I am looking for] {gift} for my [dad|grandfather|nephew]; it is not for me, it is for his [birthday|new flat|anniversary]',
+    '[I need to order|I have to get|I am looking for] {gift} for my [cousin|neighbour|best friend|flatmate]; it is not for me, it is for their [birthday|new flat|anniversary]',
+    'my [mum|grandmother|niece] asked me to find {gift} for her {dayRef}',
+    'my [dad|grandfather|nephew] asked me to find {gift} for him {dayRef}',
+    'my [cousin|neighbour|best friend|flatmate] asked me to find {gift} for them {dayRef}',
+    '[can you help me pick|could you suggest|help me choose] {gift} for my [mum|grandmother|niece] - not for me, for her?',
+    '[can you help me pick|could you suggest|help me choose] {gift} for my [dad|grandfather|nephew] - not for me, for him?',
   ],
   impulse: [
     '[I suddenly want|all of a sudden I want|I have a sudden urge for|for some reason I want] {impulse} {timeRef}, probably just a passing craving',
