@@ -142,7 +142,6 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
   if (pref !== undefined) {
     vars.kwItem = withKeywords(pref.item, keywords);
     Object.assign(vars, agreement(pref.item));
-    Object.assign(vars, agreement(pref.item));
     text = GRAMMAR.pick(SLOT_TEMPLATES[pref.polarity]!, vars, rng);
     if (pref.condition !== null)
       text += GRAMMAR.pick(SLOT_TEMPLATES.condition!, { when: pref.condition.when }, rng);

@@ -97,6 +97,21 @@ const PREPOSITIONS = new Set([
   'after',
 ]);
 
+/** Plural heads an "-ing" word only classifies: things, not the object of an activity. */
+const KIND_HEADS = new Set([
+  'trips',
+  'shoes',
+  'shows',
+  'classes',
+  'tours',
+  'sessions',
+  'holidays',
+  'nights',
+  'lessons',
+  'clubs',
+  'boots',
+]);
+
 /**
  * Whether a noun phrase is plural, read from its head noun (the last word before a preposition):
  * "city breaks with museums" is, "dim sum" and "collecting vinyl records" (an activity) are not.
@@ -109,9 +124,11 @@ export function isPlural(phrase: string): boolean {
     .toLowerCase()
     .split(/\s+/)
     .filter((word) => word !== '');
-  if (/ing$/.test(words[0] ?? '')) return false;
   const cut = words.findIndex((word, i) => i > 0 && PREPOSITIONS.has(word));
   const head = (cut > 0 ? words.slice(0, cut) : words).at(-1) ?? '';
+  // "-ing" first names an activity ("swimming laps"), unless it only says what kind of thing
+  // the head is ("hiking trips", "running shoes", "cooking competition shows").
+  if (/ing$/.test(words[0] ?? '') && !KIND_HEADS.has(head)) return false;
   return /[^su']s$/.test(head) && !/(?:ss|us|is|news|series)$/.test(head);
 }
 
