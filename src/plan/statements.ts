@@ -70,9 +70,8 @@ export function driftStatement(
 
 /** The short word of a family description a realized turn must contain ("married", "roommates"). */
 function familyKeyword(family: string): string {
-  const match = /married|single|divorced|widowed|partner|roommates|parents|grandparent|relationship/i.exec(
-    family,
-  );
+  const match =
+    /married|single|divorced|widowed|partner|roommates|parents|grandparent|relationship|parent/i.exec(family);
   return match?.[0] ?? family.split(/[ ,]/)[0] ?? family;
 }
 

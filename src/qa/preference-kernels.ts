@@ -2,6 +2,7 @@ import { CAUSES_BY_DIRECTION, driftDirection } from '../plan/catalogue/life-cata
 import { SLOT_BY_KEY, SLOTS_BY_CATEGORY } from '../plan/catalogue/preference-catalogue.js';
 import { baseSlot, fitsPersona } from '../plan/preference-pool.js';
 import { describePreference, preferenceAnswer } from '../plan/statements.js';
+import { slotTopic } from '../plan/topic-words.js';
 import type { Preference } from '../schemas/plan.js';
 import {
   activePreferences,
@@ -19,11 +20,11 @@ import {
   slotsBefore,
 } from './qa-context.js';
 import { PERSONAMEM_TOPICS } from './tasks.js';
-import { askedTopic, CATEGORY_TOPICS, slotTopic } from './topics.js';
-
-export { slotTopic };
+import { askedTopic, CATEGORY_TOPICS } from './topics.js';
 
 export const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+// A slot's subject as a person says it ("beach holidays", never "beach"): shared with the realizer.
+export { slotTopic };
 export const base = (p: Pick<Preference, 'polarity' | 'item'>) => `${p.polarity} ${p.item}`;
 
 const SCENARIOS: Record<string, string> = {

@@ -5,43 +5,8 @@
  * the distractors') is answered from the question alone.
  */
 import { baseSlot } from '../plan/preference-pool.js';
+import { slotTopic } from '../plan/topic-words.js';
 import type { PreferenceCategory } from '../schemas/plan.js';
-
-/** Catalogue slot keys whose words do not read as a topic on their own. */
-const TOPIC_WORDS: Record<string, string> = {
-  'books-buy': 'buying books',
-  'plants-buy': 'buying plants',
-  'cuisine-thai': 'Thai food',
-  'cuisine-indian': 'Indian food',
-  'cuisine-mexican': 'Mexican food',
-  'cuisine-cantonese': 'Cantonese food',
-  'kids-food': "my kids' food",
-  'camera-gear': 'camera gear',
-  'flight-seat': 'flight seats',
-  'road-trip': 'road trips',
-  'family-trips': 'family trips',
-  'food-travel': 'food on trips',
-  'music-genre': 'music',
-  'board-games': 'board games',
-  'sports-watch': 'watching sports',
-  'fountain-pens': 'fountain pens',
-  'second-hand': 'second-hand things',
-  'street-food': 'street food',
-  online: 'online shopping',
-  eco: 'eco-friendly products',
-  heat: 'hot weather',
-  reality: 'reality shows',
-  social: 'socialising',
-  series: 'TV series',
-  home: 'my home',
-  weekend: 'weekends',
-  budget: 'travel budgets',
-};
-/** "food.cuisine-thai@time" → "Thai food": a catalogue slot as words a user would say. */
-export const slotTopic = (slot: string) => {
-  const key = baseSlot(slot).split('.')[1] ?? slot;
-  return TOPIC_WORDS[key] ?? key.replace(/-/g, ' ');
-};
 
 /** Slot topics that are no noun phrase on their own ("how I feel about train"). */
 const ASKED_TOPICS: Readonly<Record<string, string>> = {

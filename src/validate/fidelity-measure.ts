@@ -144,6 +144,9 @@ export function emptyFidelityCounts() {
     parsedTurns: 0,
     fragmentTurns: 0,
     lowercaseNameTurns: 0,
+    reflexiveTurns: 0,
+    leadInRepeatTurns: 0,
+    asideStackTurns: 0,
   };
 }
 export type FidelityCounts = ReturnType<typeof emptyFidelityCounts>;
@@ -291,8 +294,11 @@ export function measureUserFidelity(
         const parsed = parsedShape(turn.text);
         n.parsedTurns++;
         if (parsed.fragments.length > 0) n.fragmentTurns++;
+        if (parsed.asides.reflexive.length > 0) n.reflexiveTurns++;
         if (turn.speaker === 'user') {
           n.parsedUserTurns++;
+          if (parsed.asides.repeatedLeadIns.length > 0) n.leadInRepeatTurns++;
+          if (parsed.asides.asides > 1) n.asideStackTurns++;
           for (const skeleton of parsed.skeletons) bump(skeletons, skeleton);
         }
       }

@@ -71,6 +71,24 @@ export function textFigures(
       n.parsedTurns,
       0,
     ),
+    user_repeated_lead_ins: defect(
+      'user turns (parsed sample) where two sentences open with the same lead-in (the words before a comma, colon or dash)',
+      n.leadInRepeatTurns,
+      n.parsedUserTurns,
+      0,
+    ),
+    user_stacked_asides: defect(
+      'user turns (parsed sample) with more than one aside sentence (opened by a digression marker: "by the way", "not that it matters" …)',
+      n.asideStackTurns,
+      n.parsedUserTurns,
+      0,
+    ),
+    reflexive_binding_errors: defect(
+      'turns (parsed sample) with a clause whose subject "I" or "we" is its own verb\'s object "me" or "us" ("I helped me")',
+      n.reflexiveTurns,
+      n.parsedTurns,
+      0,
+    ),
     lowercase_proper_nouns: defect(
       'user turns writing a day or month name in lower case',
       n.lowercaseNameTurns,

@@ -5,6 +5,7 @@
  * joins (fragments), and proper nouns written in lower case.
  */
 import { type ReadSentence, tagSentences } from '../util/nlp.js';
+import { readAsides, type TurnAsides } from './text-asides.js';
 
 /** POS tags whose words are content (abstracted in a skeleton); the rest are kept as words. */
 const CONTENT = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV', 'NUM', 'INTJ', 'X', 'SYM']);
@@ -107,10 +108,11 @@ export function lowercaseNames(text: string): string[] {
   return text.match(new RegExp(DAYS_AND_MONTHS.source, 'g')) ?? [];
 }
 
-/** The parsed part of a turn's shape: its distinct sentence skeletons and fragments. */
+/** The parsed part of a turn's shape: its distinct sentence skeletons, fragments and asides. */
 export interface ParsedShape {
   skeletons: string[];
   fragments: string[];
+  asides: TurnAsides;
 }
 
 /**
@@ -121,10 +123,11 @@ export interface ParsedShape {
 export function parsedShape(text: string): ParsedShape {
   const skeletons = new Set<string>();
   const fragments: string[] = [];
-  for (const sentence of tagSentences(text)) {
+  const sentences = tagSentences(text);
+  for (const sentence of sentences) {
     const skeleton = sentenceSkeleton(sentence);
     if (skeleton !== null) skeletons.add(skeleton);
     fragments.push(...fragmentProblems(sentence));
   }
-  return { skeletons: [...skeletons], fragments };
+  return { skeletons: [...skeletons], fragments, asides: readAsides(sentences) };
 }

@@ -9,6 +9,7 @@ import { createOfflineRealizer } from '../../src/synth/offline/realizer.js';
 import { realizeDialogue } from '../../src/synth/realize-dialogue.js';
 import { textSentiment } from '../../src/util/nlp.js';
 import { correctionScopeCheck } from '../../src/validate/rules/index.js';
+import { turnAsides } from '../../src/validate/text-asides.js';
 import { indexUser } from '../../src/validate/types.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
 import { makePlanFixture } from '../support/plan-fixture.js';
@@ -174,6 +175,41 @@ describe('offline realizer: 20 seeded users × 500 rounds', async () => {
     );
     expect(mean).toBeLessThan(0.085);
     expect(Math.max(...rates)).toBeLessThan(0.14);
+  });
+
+  // Issue 27 item 12: a passing detail is one plausible moment (the place, its state and the time
+  // fit), said once per turn; a slot's keywords are the item's own words, never "X, especially Y";
+  // a note about a person keeps that person's pronoun. Read with the parser and this test's own
+  // word lists, not the realizer's banks.
+  it('says at most one aside per turn, no lead-in twice, no "I helped me", no keyword tacked on', () => {
+    const publicPlace = /\b(café|cafe|office|station|bus stop|gym|library|market|park|corner shop|street)\b/i;
+    const privateTime = /\b(in the shower|in bed|before bed|around midnight|while tidying up)\b/i;
+    let read = 0;
+    for (const [i, dialogue] of dialogues.entries()) {
+      const slotKeywords = new Map(
+        plans[i]!.slots.map((slot) => [slot.id, slot.keywords.map((k) => k.toLowerCase())]),
+      );
+      const keywords = new Set([...slotKeywords.values()].flat());
+      for (const turn of dialogue.sessions.flatMap((s) => s.turns)) {
+        if (turn.speaker !== 'user') continue;
+        for (const tacked of turn.text.toLowerCase().matchAll(/, especially ([^,.!?;]+)/g))
+          expect(keywords.has(tacked[1]!.trim()), turn.text).toBe(false);
+        // A passing detail (a sentence saying none of the turn's slot keywords) is one plausible moment.
+        const own = turn.slots.flatMap((id) => slotKeywords.get(id) ?? []);
+        for (const sentence of turn.text.split(/(?<=[.!?])\s+/)) {
+          if (own.some((keyword) => sentence.toLowerCase().includes(keyword))) continue;
+          expect(publicPlace.test(sentence) && privateTime.test(sentence), sentence).toBe(false);
+        }
+        expect(turn.text, turn.text).not.toMatch(/which did not help|which was a bit annoying/);
+        if (turn.round % 5 !== 0) continue;
+        read++;
+        const asides = turnAsides(turn.text);
+        expect(asides.asides, turn.text).toBeLessThanOrEqual(1);
+        expect(asides.repeatedLeadIns, turn.text).toEqual([]);
+        expect(asides.reflexive, turn.text).toEqual([]);
+      }
+    }
+    expect(read).toBeGreaterThan(1000);
   });
 
   it('is deterministic: same seed, same bytes; another seed, other text', async () => {

@@ -11,6 +11,7 @@ import { readSentences } from '../../src/util/nlp.js';
 import { createFidelityMeter } from '../../src/validate/fidelity.js';
 import { PARSE_EVERY } from '../../src/validate/fidelity-measure.js';
 import { RULE_CHECKS } from '../../src/validate/rules/index.js';
+import { turnAsides } from '../../src/validate/text-asides.js';
 import { fragmentProblems } from '../../src/validate/text-shape.js';
 import { indexUser, type RuleFailure, type UserBundle } from '../../src/validate/types.js';
 import { buildFixtureCorpus, buildFixtureUser } from './fixture.js';
@@ -66,6 +67,9 @@ describe('text fidelity figures', () => {
       'ungrammatical_joins',
       'lowercase_proper_nouns',
       'assistant_reply_disagreements',
+      'user_repeated_lead_ins',
+      'user_stacked_asides',
+      'reflexive_binding_errors',
     ] as const)
       expect(figures[name]!.count, name).toBe(0);
   });
@@ -99,6 +103,27 @@ describe('text fidelity figures', () => {
       (b: UserBundle[]) => {
         const turn = b[0]!.dialogue.sessions[0]!.turns.find((t) => t.round % PARSE_EVERY === 0)!;
         turn.text = 'Should I compare a few the photos I take options for you?';
+      },
+    ],
+    [
+      'user_repeated_lead_ins',
+      (b: UserBundle[]) => {
+        const turn = userTurns(b[0]!).find((t) => t.round % PARSE_EVERY === 0)!;
+        turn.text = 'Quick thought, I swim on Mondays. Quick thought, the pool was cold today.';
+      },
+    ],
+    [
+      'user_stacked_asides',
+      (b: UserBundle[]) => {
+        const turn = userTurns(b[0]!).find((t) => t.round % PARSE_EVERY === 0)!;
+        turn.text = 'I swim on Mondays. By the way, my bike has a flat. Incidentally, it snowed in Leeds.';
+      },
+    ],
+    [
+      'reflexive_binding_errors',
+      (b: UserBundle[]) => {
+        const turn = userTurns(b[0]!).find((t) => t.round % PARSE_EVERY === 0)!;
+        turn.text = 'My aunt Rosa and I are closer now - I drove me to the airport in May.';
       },
     ],
     [
@@ -137,6 +162,19 @@ describe('text fidelity figures', () => {
     const bundles = corpus();
     plantAbandonedGoal(bundles[0]!, 'Lovely photo - where was it taken?');
     expect(measure(bundles).assistant_reply_disagreements!.count).toBe(1);
+  });
+
+  it('read lead-ins, asides and reflexive binding with the parser', () => {
+    const read = (text: string) => turnAsides(text);
+    expect(read('Honestly, tea is fine. Honestly, so is coffee.').repeatedLeadIns).toEqual(['honestly']);
+    expect(read('Honestly, tea is fine. Frankly, so is coffee.').repeatedLeadIns).toEqual([]);
+    expect(read('I like tea. I like coffee too.').repeatedLeadIns).toEqual([]);
+    expect(read('For what it is worth, I moved. Side note: the lift is broken.').asides).toBe(2);
+    expect(read('I moved in March. The lift is broken.').asides).toBe(0);
+    expect(read('Then I thanked me for it.').reflexive).toEqual(['i thanked me']);
+    expect(read('We have finally forgiven us.').reflexive).toEqual(['we have finally forgiven us']);
+    expect(read('My cousin looked after me. I asked her to call me.').reflexive).toEqual([]);
+    expect(read('I let them help me, and I told myself to rest.').reflexive).toEqual([]);
   });
 
   it('read fragments with the parser, not a phrase list', () => {

@@ -152,7 +152,7 @@ export const HABITS: readonly HabitSpec[] = [
   },
   {
     description: 'does a board-game night every Thursday evening',
-    keywords: ['board game', 'thursday'],
+    keywords: ['board-game', 'thursday'],
     dayOfWeek: 4,
     timeOfDay: 'evening',
   },
@@ -174,14 +174,14 @@ export const GOALS: readonly GoalSpec[] = [
   { description: 'learn conversational Spanish', keywords: ['spanish'] },
   { description: 'save enough for a trip to Iceland', keywords: ['iceland', 'save'] },
   { description: 'get a professional certification at work', keywords: ['certification'] },
-  { description: 'lose five kilograms', keywords: ['five kilograms', 'weight'] },
+  { description: 'lose five kilograms', keywords: ['five kilograms'] },
   { description: 'read 20 books this year', keywords: ['20 books'] },
   { description: 'learn to play the guitar', keywords: ['guitar'] },
   { description: 'renovate the kitchen', keywords: ['kitchen', 'renovate'] },
   { description: 'switch to a job in data analysis', keywords: ['data analysis', 'job'] },
   { description: 'finish writing a short story collection', keywords: ['short story'] },
   { description: 'pass the driving test', keywords: ['driving test'] },
-  { description: 'build an emergency savings fund', keywords: ['emergency fund', 'savings'] },
+  { description: 'build an emergency savings fund', keywords: ['emergency savings fund'] },
 ];
 
 export const RELATIONS: readonly string[] = [

@@ -5,12 +5,13 @@ import type { PlanView } from '../plan-view.js';
 import type { ChunkRound, CompactState } from '../realizer.js';
 import type { Slip } from '../slips.js';
 import { BANKS, TEMPLATES } from './banks.js';
+import { DAY_BANKS } from './day-details.js';
 import { factInFirstPerson, withoutOwnName } from './facts.js';
 import { NOISE_BANKS, NOISE_TEMPLATES, SLOT_TEMPLATES } from './phrases.js';
 import { ASSISTANT_TEMPLATES } from './reply-phrases.js';
 import type { UserStyle } from './style.js';
 import { STYLE_CLAUSES } from './style-clauses.js';
-import { agreement, firstPerson, withKeywords } from './text.js';
+import { aboutPerson, agreement, firstPerson, withKeywords } from './text.js';
 
 /** Everything the offline composer needs for one round. */
 export interface RoundContext {
@@ -27,7 +28,7 @@ export interface RoundContext {
   slip?: Slip | null;
 }
 
-const GRAMMAR: Grammar = createGrammar({ ...BANKS, ...NOISE_BANKS, ...STYLE_CLAUSES });
+const GRAMMAR: Grammar = createGrammar({ ...BANKS, ...DAY_BANKS, ...NOISE_BANKS, ...STYLE_CLAUSES });
 
 /** A composed sentence and the keywords that must survive capitalization. */
 interface Piece {
@@ -67,6 +68,26 @@ function baseVars(ctx: RoundContext): Record<string, string> {
 function noiseTemplateKind(ctx: RoundContext, noise: string): string {
   const slipKind = noise === 'correction' || noise === 'misstatement';
   return slipKind && ctx.slip == null ? 'irrelevant' : noise;
+}
+
+/** A sentence opening on a lead-in: a comma, colon or dash within its first five words. */
+const LEAD_IN = /^(?:[^\s,:]+\s+){0,4}[^\s,:]+(?:[,:]|\s[-–])\s/;
+
+/**
+ * Drops a lead-in a turn already said ("Well, … Well, …" → "Well, … On the bus …"), unless it
+ * holds one of the piece's keywords.
+ */
+function withoutRepeatedLeadIns(pieces: Piece[]): void {
+  const said = new Set<string>();
+  for (const piece of pieces) {
+    const lead = LEAD_IN.exec(piece.text)?.[0];
+    if (lead === undefined) continue;
+    const key = lead.replace(/[,:\s–-]+$/, '').toLowerCase();
+    const lower = lead.toLowerCase();
+    if (said.has(key) && !piece.keywords.some((keyword) => lower.includes(keyword.toLowerCase())))
+      piece.text = piece.text.slice(lead.length);
+    said.add(key);
+  }
 }
 
 const cap = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
@@ -121,7 +142,6 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
   if (pref !== undefined) {
     vars.kwItem = withKeywords(pref.item, keywords);
     Object.assign(vars, agreement(pref.item));
-    Object.assign(vars, agreement(pref.item));
     text = GRAMMAR.pick(SLOT_TEMPLATES[pref.polarity]!, vars, rng);
     if (pref.condition !== null)
       text += GRAMMAR.pick(SLOT_TEMPLATES.condition!, { when: pref.condition.when }, rng);
@@ -133,7 +153,8 @@ function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {
     // A change of closeness says which way it went and why (relationship-dynamics questions ask it).
     const at = person.timeline.findIndex((entry) => entry.time === slot.time);
     const change = at > 0 ? person.timeline[at]!.closeness - person.timeline[at - 1]!.closeness : 0;
-    vars.note = firstPerson(person.timeline[at]?.note ?? '');
+    // The note is already in the user's voice ("they helped me"): "they" is the person, not the user.
+    vars.note = aboutPerson(person.timeline[at]?.note ?? '', person.relation, person.name);
     const key = change > 0 ? 'relationshipCloser' : change < 0 ? 'relationshipApart' : 'relationship';
     text = GRAMMAR.pick(SLOT_TEMPLATES[key]!, vars, rng);
   } else if (goal !== undefined) {
@@ -195,20 +216,21 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
   // A photo turn whose topic names a count ("read 20 books") adds nothing that could contradict the photo.
   const photoRound = ctx.round.images.length > 0 && /\d/.test(ctx.topic);
   const countedTopic = photoRound;
-  // A slot turn sometimes says a little about the day too, as people do (chatty people twice).
+  // A slot turn sometimes says one passing detail of the day too, as people do: one at most, and
+  // plainly when the turn already opens on a lead-in ("By the way, …" is not followed by "Unrelated, but …").
   if (pieces.length > 0 && ctx.round.noise === null && !countedTopic && rng.chance(ctx.style.verbose)) {
-    pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
-    if (rng.chance(ctx.style.verbose * 0.8))
-      pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
+    const plain = pieces.some((piece) => LEAD_IN.test(piece.text));
+    const text = plain
+      ? GRAMMAR.expand('{passingDetail}', vars, rng)
+      : GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng);
+    pieces.push({ text, keywords: [], question: false });
   }
   if (pieces.length === 0) {
     const question = rng.chance(0.6);
-    pieces.push({
-      text: GRAMMAR.pick(question ? TEMPLATES.fillerQuestion : TEMPLATES.fillerStatement, vars, rng),
-      keywords: [],
-      question,
-    });
-    if (rng.chance(ctx.style.verbose))
+    const template = rng.pick(question ? TEMPLATES.fillerQuestion : TEMPLATES.fillerStatement);
+    pieces.push({ text: GRAMMAR.expand(template, vars, rng), keywords: [], question });
+    // A small-talk turn that already tells a detail of the day tells no second one.
+    if (!template.includes('{passingDetail}') && rng.chance(ctx.style.verbose))
       pieces.push({ text: GRAMMAR.pick(TEMPLATES.fillerExtra, vars, rng), keywords: [], question: false });
   }
 
@@ -227,6 +249,7 @@ export function composeUserTurn(ctx: RoundContext, rng: Rng): string {
     break;
   }
 
+  withoutRepeatedLeadIns(pieces);
   const punctuation = (): string => (rng.chance(style.exclaim) ? '!' : '.');
   const text = pieces.map((piece) => finish(piece, punctuation())).join(' ');
   const placeholders = ctx.round.images.map(() => '<image>').join(' ');

@@ -21,12 +21,17 @@ export function familyInFirstPerson(family: string): string {
 /** The fact a `fact.*` slot states, in the first person; null for other slots. */
 export function factInFirstPerson(refId: string, persona: Persona, rng: Rng): string | null {
   switch (refId) {
-    case 'fact.education':
+    case 'fact.education': {
+      // A degree is counted ("a master's degree", "a doctorate"); training and schooling are not.
+      const level = /^(bachelor|master|doctor|associate|diploma|phd)/i.test(persona.education)
+        ? `${article(persona.education)} ${persona.education}`
+        : persona.education;
       return rng.pick([
-        `my highest qualification is ${persona.education}`,
-        `school-wise, where I got to is ${persona.education}`,
-        `in terms of education, mine is ${persona.education}`,
+        `my highest qualification is ${level}`,
+        `school-wise, where I got to is ${level}`,
+        `in terms of education, mine is ${level}`,
       ]);
+    }
     case 'fact.occupation': {
       const job = persona.occupation;
       if (/^retired\b|student\b/i.test(job)) return `I am ${article(job)} ${job}`;

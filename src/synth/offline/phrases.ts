@@ -7,19 +7,19 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   like: [
     'I [really|honestly|genuinely] [love|adore|cannot get enough of] {kwItem}',
     '{kwItem} {is} [basically|definitely|probably] my favourite thing [right now|these days|at the moment], and [this week|yesterday|the weekend] proved it again',
-    '{timeRef} I was reminded how much I [enjoy|like|love] {kwItem}',
+    '{mindTime} I was reminded how much I [enjoy|like|love] {kwItem}',
     'if I could pick anything for {day}, it would be {kwItem}, [no question|every time|hands down]',
     '[fun fact about me|if you are wondering], I am a big fan of {kwItem}',
     'I have always [loved|enjoyed] {kwItem}',
     '{kwItem} never {gets} old for me',
-    'nothing beats {kwItem}, [especially on weekends|after a long day|if you ask me]',
+    'nothing beats {kwItem}, [if you ask me|in my book|for me]',
     '[one thing I really enjoy|something I always enjoy|a small joy of mine] is {kwItem}',
   ],
   dislike: [
     'I [honestly|really|just] [cannot stand|am not a fan of|try to avoid] {kwItem}',
     'please never suggest {kwItem} to me for {day}, it is [not my thing|a hard no|just not for me]',
     'whatever we plan for {topic}, please leave out {kwItem}, [it is not my thing|I really dislike it]',
-    '{timeRef} I was reminded that I [dislike|do not enjoy|really avoid] {kwItem}',
+    '{mindTime} I was reminded that I [dislike|do not enjoy|really avoid] {kwItem}',
     '{kwItem} {is} [really|just] not for me',
     'I [always|usually] avoid {kwItem} [if I can|when I can]',
     'I have always disliked {kwItem}',
@@ -39,11 +39,11 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '{cause}, so now I avoid {kwItem}',
   ],
   driftAddLikeImplicit: [
-    '{timeRef} I went for {kwItem} again, I keep coming back to it lately',
+    '{dayTime} I went for {kwItem} again, I keep coming back to it lately',
     '[funny|odd], I keep picking {kwItem} these days',
   ],
   driftAddDislikeImplicit: [
-    '{timeRef} I passed on {kwItem} again, it just does not appeal to me lately',
+    '{dayTime} I passed on {kwItem} again, it just does not appeal to me lately',
     'these days I steer clear of {kwItem} whenever it comes up',
   ],
   driftDeleteLike: [
@@ -59,7 +59,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     'come to think of it, I am done with {kwItem} - it just stopped appealing',
   ],
   driftDeleteDislikeImplicit: [
-    '{kwItem} {does} not bother me any more - {timeRef} it was actually fine',
+    '{kwItem} {does} not bother me any more - {dayTime} it was actually fine',
     'I no longer mind {kwItem}, [funny how that goes|who knew]',
   ],
   driftFromLike: ['I used to [love|be into|enjoy] {prev}', 'I am done with {prev} these days'],
@@ -105,7 +105,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   statement: [
     '{kwStatement}',
     '[by the way|for the record|just so you know|something about me|a small thing about me|in case it matters], {kwStatement}',
-    '{timeRef}, [I realised this again|it struck me again|I was thinking about it again]: {kwStatement}',
+    '{mindTime}, [I realised this again|it struck me again|I was thinking about it again]: {kwStatement}',
   ],
   // A photo turn names the photo and its subject, never what it shows (colours, counts): a
   // visual question about it is answerable only from the image.
@@ -153,20 +153,26 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
 export const NOISE_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   irrelevant: [
     '[totally unrelated|random question|off topic|nothing to do with anything|silly question], but {trivia}?',
-    '[quick tangent|random thought|a question for you|here is a weird one]: why do {oddity}? It crossed my mind {timeRef}',
+    '[quick tangent|random thought|a question for you|here is a weird one]: why do {oddity}? It crossed my mind {mindTime}',
     '[completely different thing|totally off topic|while I think of it|changing the subject] - do you know why {oddity}?',
-    '[a question popped into my head|I got curious about something] {timeRef}: {trivia}?',
+    '[a question popped into my head|I got curious about something] {mindTime}: {trivia}?',
     '[something silly|a bit random|do not laugh] - {trivia}? Someone asked me {timeRef} and I had no clue',
   ],
   exploratory: [
-    '[just browsing, but|no plans yet, but|purely out of curiosity,|not buying anything, but] what is {explore} like?',
-    '[quick question|I have been wondering|be honest with me|curious]: how do beginners usually get into {explore}?',
+    '[just browsing, but|no plans yet, but|purely out of curiosity,|not buying anything, but] what do people think of {explore}?',
+    '[quick question|I have been wondering|be honest with me|curious]: how do beginners usually start with {explore}?',
     '[I saw an ad for|someone mentioned|I read about|my feed keeps showing me] {explore} {timeRef} - is it any good or just hype?',
   ],
+  // The person a gift is for keeps their own pronoun ("my mum … for her").
   on_behalf: [
-    '[I need to order|I have to get|I am looking for] {gift} for my {relative}; it is not for me, they are into {explore}',
-    'my {relative} asked me to find {gift} for them {dayRef}',
-    '[can you help me pick|could you suggest|help me choose] {gift} for my {relative} - not for me, for them?',
+    '[I need to order|I have to get|I am looking for] {gift} for my [mum|grandmother|niece]; it is not for me, it is for her [birthday|new flat|anniversary]',
+    '[I need to order|I have to get|I am looking for] {gift} for my [dad|grandfather|nephew]; it is not for me, it is for his [birthday|new flat|anniversary]',
+    '[I need to order|I have to get|I am looking for] {gift} for my [cousin|neighbour|best friend|flatmate]; it is not for me, it is for their [birthday|new flat|anniversary]',
+    'my [mum|grandmother|niece] asked me to find {gift} for her {dayRef}',
+    'my [dad|grandfather|nephew] asked me to find {gift} for him {dayRef}',
+    'my [cousin|neighbour|best friend|flatmate] asked me to find {gift} for them {dayRef}',
+    '[can you help me pick|could you suggest|help me choose] {gift} for my [mum|grandmother|niece] - not for me, for her?',
+    '[can you help me pick|could you suggest|help me choose] {gift} for my [dad|grandfather|nephew] - not for me, for him?',
   ],
   impulse: [
     '[I suddenly want|all of a sudden I want|I have a sudden urge for|for some reason I want] {impulse} {timeRef}, probably just a passing craving',

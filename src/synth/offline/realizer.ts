@@ -1,4 +1,4 @@
-import { slotTopic } from '../../qa/preference-kernels.js';
+import { slotTopic } from '../../plan/topic-words.js';
 import type { UserPlan } from '../../schemas/plan.js';
 import { createRng } from '../../util/rng.js';
 import { roundTopics } from '../../util/round-topics.js';

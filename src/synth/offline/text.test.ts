@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstPerson, isPlural, withKeywords } from './text.js';
+import { aboutPerson, firstPerson, isPlural, withKeywords } from './text.js';
 
 describe('withKeywords', () => {
   it.each([
@@ -34,10 +34,25 @@ describe('isPlural', () => {
     ['yoga classes', true],
     ['dim sum', false],
     ['collecting vinyl records', false],
+    ['swimming laps', false],
+    ['hiking trips in the mountains', true],
+    ['cooking competition shows', true],
+    ['running shoes', true],
     ['weekend brunch with eggs benedict', false],
     ['hummus', false],
     ['chess', false],
   ])('%s → %s', (phrase, plural) => {
     expect(isPlural(phrase)).toBe(plural);
+  });
+});
+
+describe('aboutPerson', () => {
+  it.each([
+    ['they helped me through a hard week', 'brother', 'Leo', 'he helped me through a hard week'],
+    ['they moved to another city', 'mother', 'Ana', 'she moved to another city'],
+    ['they moved to another city', 'colleague', 'Sam', 'Sam moved to another city'],
+    ['we had an argument about plans', 'sister', 'Mia', 'we had an argument about plans'],
+  ])('%s (%s %s) → %s', (note, relation, name, expected) => {
+    expect(aboutPerson(note, relation, name)).toBe(expected);
   });
 });

@@ -19,6 +19,30 @@ export function withKeywords(phrase: string, keywords: readonly string[]): strin
   return `${phrase}, especially ${missing.join(' and ')}`;
 }
 
+/** Relations whose pronoun English fixes; for the others the person's name stands in. */
+const PRONOUNS: Readonly<Record<string, { subject: string; object: string; possessive: string }>> = {
+  mother: { subject: 'she', object: 'her', possessive: 'her' },
+  sister: { subject: 'she', object: 'her', possessive: 'her' },
+  father: { subject: 'he', object: 'him', possessive: 'his' },
+  brother: { subject: 'he', object: 'him', possessive: 'his' },
+};
+
+/**
+ * A note about a person, already in the user's voice ("they helped me through a hard week"), with
+ * "they/them/their" said as that person: the relation's pronoun, else the person's name.
+ *
+ * @example aboutPerson('they helped me through a hard week', 'brother', 'Leo') // 'he helped me through a hard week'
+ */
+export function aboutPerson(note: string, relation: string, name: string): string {
+  const pronoun = PRONOUNS[relation];
+  return note
+    .trim()
+    .replace(/[.!]+$/, '')
+    .replace(/\bthey\b/gi, pronoun?.subject ?? name)
+    .replace(/\bthem\b/gi, pronoun?.object ?? name)
+    .replace(/\btheir\b/gi, pronoun?.possessive ?? `${name}'s`);
+}
+
 const IRREGULAR: Readonly<Record<string, string>> = {
   has: 'have',
   does: 'do',
@@ -73,6 +97,21 @@ const PREPOSITIONS = new Set([
   'after',
 ]);
 
+/** Plural heads an "-ing" word only classifies: things, not the object of an activity. */
+const KIND_HEADS = new Set([
+  'trips',
+  'shoes',
+  'shows',
+  'classes',
+  'tours',
+  'sessions',
+  'holidays',
+  'nights',
+  'lessons',
+  'clubs',
+  'boots',
+]);
+
 /**
  * Whether a noun phrase is plural, read from its head noun (the last word before a preposition):
  * "city breaks with museums" is, "dim sum" and "collecting vinyl records" (an activity) are not.
@@ -85,9 +124,11 @@ export function isPlural(phrase: string): boolean {
     .toLowerCase()
     .split(/\s+/)
     .filter((word) => word !== '');
-  if (/ing$/.test(words[0] ?? '')) return false;
   const cut = words.findIndex((word, i) => i > 0 && PREPOSITIONS.has(word));
   const head = (cut > 0 ? words.slice(0, cut) : words).at(-1) ?? '';
+  // "-ing" first names an activity ("swimming laps"), unless it only says what kind of thing
+  // the head is ("hiking trips", "running shoes", "cooking competition shows").
+  if (/ing$/.test(words[0] ?? '') && !KIND_HEADS.has(head)) return false;
   return /[^su']s$/.test(head) && !/(?:ss|us|is|news|series)$/.test(head);
 }
 
