@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRunHeader } from '../../src/report/run-header.js';
 import { runCli } from '../support/cli.js';
+import { plantSelfNaming } from '../support/self-naming.js';
 import { copySharedRun } from '../support/shared-run.js';
 
 /**
@@ -27,28 +28,7 @@ beforeAll(async () => {
   const clean = await readFile(join(run, 'report.html'), 'utf8');
   expect(clean).toMatch(/data-verdict="go"/);
   // Users who say their own full name: a defect the checks count (self_naming), not a rule failure.
-  const names = new Map(
-    (await readFile(join(run, 'plan/plan.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-      .map((plan) => [plan.userId, plan.enriched.persona.name as string]),
-  );
-  const path = join(run, 'dialogues/dialogues.jsonl');
-  const lines = (await readFile(path, 'utf8')).trim().split('\n');
-  await writeFile(
-    path,
-    `${lines
-      .map((line, i) => {
-        const dialogue = JSON.parse(line);
-        if (i < 2)
-          for (const session of dialogue.sessions)
-            for (const turn of session.turns)
-              if (turn.speaker === 'user') turn.text += ` I am ${names.get(dialogue.userId)}.`;
-        return JSON.stringify(dialogue);
-      })
-      .join('\n')}\n`,
-  );
+  await plantSelfNaming(run);
   expect((await runCli(work, ['validate', run, '--quiet'])).code).toBe(0);
   expect((await runCli(work, ['report', run, '--quiet'])).code).toBe(0);
   html = await readFile(join(run, 'report.html'), 'utf8');
