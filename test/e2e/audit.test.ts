@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvalOracle } from '../../src/dev/fake-llm/responders/eval-oracle.js';
 import { startFakeLlmServer } from '../../src/dev/fake-llm/server.js';
-import { runCli } from '../support/cli.js';
+import { copySharedRun } from '../support/shared-run.js';
 
 /**
  * `bench/audit/review.ts` as README documents it: a review sheet of 20 records per task, marked
@@ -63,15 +63,9 @@ async function judgedBy(rate: number, out: string) {
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-audit-'));
   run = join(work, 'run');
-  const result = await runCli(work, [
-    'run',
-    join(repoRoot, 'pipelines/quickstart.yaml'),
-    '--out',
-    run,
-    '--quiet',
-  ]);
-  expect(result.code, result.stderr).toBe(0);
-}, 600_000);
+  // The offline quickstart, run once for every test file that reads it.
+  await copySharedRun('quickstart', run);
+});
 
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
@@ -107,7 +101,7 @@ describe('bench/audit/review.ts', () => {
     }
     const markdown = await readFile(join(out, 'review.md'), 'utf8');
     expect(markdown).toContain('- [ ] accept  - [ ] reject');
-  }, 120_000);
+  }, 300_000);
 
   it('with a judge that always answers the gold, accepts every label (interval above 80% for 20)', async () => {
     const summary = await judgedBy(1, join(work, 'judged-all'));

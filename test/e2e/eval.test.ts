@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCOMO_CATEGORIES, loadEvalSet } from '../../src/eval/index.js';
 import { BIN, runCli } from '../support/cli.js';
+import { copySharedRun } from '../support/shared-run.js';
 
 /**
  * `persona-forge eval` as README documents it: the shipped binary against `dev fake-llm --oracle`,
@@ -74,16 +75,10 @@ const summaryOf = async (out: string) =>
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-eval-'));
-  const run = await runCli(work, [
-    'run',
-    join(repoRoot, 'pipelines/quickstart.yaml'),
-    '--out',
-    'q',
-    '--quiet',
-  ]);
-  expect(run.code, run.stderr).toBe(0);
+  // The offline quickstart, run once for every test file that reads it.
+  await copySharedRun('quickstart', join(work, 'q'));
   evalDir = join(work, 'q/export/eval');
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   for (const child of servers) child.kill('SIGTERM');
   await rm(work, { recursive: true, force: true });
@@ -129,7 +124,7 @@ describe('persona-forge eval against an oracle model', () => {
       );
       expect(await readFile(join(out, 'report.html'), 'utf8')).toContain('<svg');
     }
-  }, 180_000);
+  }, 300_000);
 
   it('reads LoCoMo and PersonaMem in their published shapes; LoCoMo F1 is 1.0 on gold answers in every category', async () => {
     const locomo = join(fixtures, 'locomo-mini.json');
@@ -152,7 +147,7 @@ describe('persona-forge eval against an oracle model', () => {
     const pm = join(work, 'personamem');
     expect((await evaluate(questions, pm, await oracle(questions, 1))).code).toBe(0);
     expect((await summaryOf(pm)).rows.find((row) => row.by === 'overall')?.score).toBe(1);
-  }, 60_000);
+  }, 300_000);
 
   it('names the formats it accepts for a file it cannot read', async () => {
     const result = await evaluate(join(repoRoot, 'package.json'), join(work, 'bad'), 'http://127.0.0.1:9/v1');
@@ -227,7 +222,7 @@ describe('persona-forge eval against an oracle model', () => {
     expect(delta).toBeCloseTo(b! - a!, 0);
     expect(low).toBeGreaterThan(0);
     expect(existsSync(join(work, 'cmp/compare.html'))).toBe(true);
-  }, 180_000);
+  }, 300_000);
 });
 
 describe.skipIf(!existsSync(shared))('the real published files (../shared/data)', () => {

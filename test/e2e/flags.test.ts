@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../support/cli.js';
+import { copySharedRun } from '../support/shared-run.js';
 
 /** Issue 28 items 9 and 10 through the shipped binary: every flag does what it says, or is refused. */
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -14,14 +15,10 @@ const pf = (args: string[]) => runCli(work, args);
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-flags-'));
-  small = join(work, 'small.yaml');
-  await writeFile(
-    small,
-    `extends: ${join(repoRoot, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 3\n  test: 1\n`,
-  );
+  // The quickstart with 4 + 2 users and a copy of its run (made once for every test file that reads it).
   run = join(work, 'run');
-  expect((await pf(['run', small, '--out', run, '--quiet'])).code).toBe(0);
-}, 180_000);
+  ({ pipeline: small } = await copySharedRun('small', run));
+});
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
@@ -98,7 +95,7 @@ describe('flags that would be ignored or misread are refused', () => {
     } finally {
       child.kill('SIGTERM');
     }
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('dataset card and push', () => {
@@ -164,7 +161,7 @@ describe('progress and interruption', () => {
       .at(-1);
     expect(last).toBeDefined();
     expect(last).toMatch(/· (?!0\.0\/s)[\d.]+\/s · ETA \d+s/);
-  }, 120_000);
+  }, 300_000);
 
   it('dev fake-llm and serve do not share a default port', async () => {
     const fake = await pf(['dev', 'fake-llm', '--help']);
@@ -194,5 +191,5 @@ describe('progress and interruption', () => {
     expect(stderr).toContain(`resume with the same command: persona-forge run ${big} --out ${out}`);
     const resumed = await pf(['run', big, '--out', out, '--quiet']);
     expect(resumed.code, resumed.stderr).toBe(0);
-  }, 240_000);
+  }, 300_000);
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js';
 import { runCli } from '../support/cli.js';
 import { runDataText } from '../support/run-data.js';
+import { copySharedRun, sharedRun } from '../support/shared-run.js';
 
 /** Run-directory integrity through the shipped binary: locks, merge checks, verified resume, damaged journals. */
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -23,14 +24,9 @@ const data = (dir: string) => runDataText(dir);
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-integrity-'));
-  small = join(work, 'small.yaml');
-  await writeFile(
-    small,
-    `extends: ${join(repoRoot, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 4\n  test: 2\n`,
-  );
-  reference = join(work, 'reference');
-  expect((await pf(['run', small, '--out', reference, '--quiet'])).code).toBe(0);
-}, 120_000);
+  // The quickstart with 4 + 2 users and its uninterrupted run, shared with other test files.
+  ({ pipeline: small, dir: reference } = await sharedRun('small'));
+});
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
@@ -54,11 +50,11 @@ describe('one writer per run directory', () => {
     expect(await firstDone).toBe(0);
     expect(await data(out)).toEqual(await data(reference));
     await expect(readFile(join(out, '.pf-lock'))).rejects.toThrow();
-  }, 60_000);
+  }, 300_000);
 
   it('a lock left by a process that died on this host is stale and taken over', async () => {
     const out = join(work, 'stale-lock');
-    await pf(['run', small, '--out', out, '--quiet']);
+    await copySharedRun('small', out);
     await writeFile(
       join(out, '.pf-lock'),
       JSON.stringify({
@@ -69,7 +65,7 @@ describe('one writer per run directory', () => {
       }),
     );
     expect((await pf(['report', out, '--quiet'])).code).toBe(0);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('merge checks every shard', () => {
@@ -94,13 +90,13 @@ describe('merge checks every shard', () => {
     await writeFile(join(merged, 'validation.json'), '{"stale": true}\n');
     expect((await pf(['merge', s0, s1, '--out', merged, '--quiet'])).code).toBe(0);
     expect(await data(merged)).toEqual(await data(reference));
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('resume trusts files, not markers', () => {
   it('a truncated or deleted output is found and rebuilt', async () => {
     const out = join(work, 'damaged');
-    expect((await pf(['run', small, '--out', out, '--quiet'])).code).toBe(0);
+    await copySharedRun('small', out);
     await truncate(join(out, 'memory/memory.jsonl'), 1000);
     await unlink(join(out, 'export/sft/train.jsonl'));
     expect((await pf(['run', small, '--out', out, '--quiet'])).code).toBe(0);
@@ -108,7 +104,7 @@ describe('resume trusts files, not markers', () => {
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
     const want = JSON.parse(await readFile(join(reference, 'manifest.json'), 'utf8'));
     expect(manifest.files).toEqual(want.files);
-  }, 60_000);
+  }, 300_000);
 
   it('a damaged journal record is processed again, never copied into the output', async () => {
     const out = join(work, 'journal');
@@ -131,49 +127,7 @@ describe('resume trusts files, not markers', () => {
     await writeFile(join(out, '.state/synth.journal.jsonl'), `${lines.join('\n')}\n`);
     expect((await pf(['run', small, '--out', out, '--quiet'])).code).toBe(0);
     expect(await data(out)).toEqual(await data(reference));
-  }, 60_000);
-});
-
-describe('--budget-usd', () => {
-  it('stops with exit 4 and a manifest saying "stopped: budget"; a larger budget resumes to the same data', async () => {
-    const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
-    const server = await startFakeLlmServer({});
-    try {
-      const priced = join(work, 'priced.yaml');
-      await writeFile(
-        priced,
-        [
-          `extends: ${small}`,
-          'llm:',
-          '  endpoints:',
-          `    paid: { baseUrl: ${server.url}, model: fake, maxConcurrency: 8, priceInputPerM: 20, priceOutputPerM: 20 }`,
-          '  roles: { realizer: paid, judge: paid }',
-          `  cache: { dir: ${join(work, 'cache-budget')} }`,
-        ].join('\n'),
-      );
-      const full = join(work, 'budget-full');
-      expect((await pf(['run', priced, '--out', full, '--quiet'])).code).toBe(0);
-      const cost = JSON.parse(await readFile(join(full, 'manifest.json'), 'utf8')).usage.total
-        .costUsd as number;
-      expect(cost).toBeGreaterThan(0.1);
-      // Another cache, so the stopped run really pays.
-      const stopped = join(work, 'budget-stopped');
-      await writeFile(priced, (await readFile(priced, 'utf8')).replace('cache-budget', 'cache-budget-2'));
-      const first = await pf(['run', priced, '--out', stopped, '--budget-usd', String(cost / 3)]);
-      expect(first.code).toBe(4);
-      expect(first.stderr).toMatch(/BUDGET_EXCEEDED/);
-      expect(first.stderr).not.toMatch(/\n\s+at /);
-      const manifest = JSON.parse(await readFile(join(stopped, 'manifest.json'), 'utf8'));
-      expect(manifest.status).toBe('stopped: budget');
-      expect(manifest.usage.total.costUsd).toBeLessThanOrEqual(cost / 3 + 1e-9);
-      expect(
-        (await pf(['run', priced, '--out', stopped, '--budget-usd', String(cost * 3), '--quiet'])).code,
-      ).toBe(0);
-      expect(await data(stopped)).toEqual(await data(full));
-    } finally {
-      await server.close();
-    }
-  }, 120_000);
+  }, 300_000);
 });
 
 /**
@@ -224,7 +178,7 @@ describe('LLM faults never become silent gaps', () => {
     } finally {
       await live.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('a teacher that never answers validly quarantines the user with a retryable code; the next run clears it', async () => {
     const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
@@ -280,7 +234,7 @@ describe('LLM faults never become silent gaps', () => {
       await broken.close();
       await healthy.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('with memory.teacherOnFailure: fail, a teacher without a valid answer stops the run (exit 1, named), and the fixed endpoint resumes it', async () => {
     const { startFakeLlmServer } = await import('../../src/dev/fake-llm/index.js');
@@ -314,7 +268,7 @@ describe('LLM faults never become silent gaps', () => {
       await broken.close();
       await healthy.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('every LLM fault profile', () => {
@@ -372,16 +326,15 @@ describe('every LLM fault profile', () => {
       await faulty.close();
       await healthy.close();
     }
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('a full disk', () => {
   const quickstart = join(repoRoot, 'pipelines/quickstart.yaml');
   let whole: string;
   beforeAll(async () => {
-    whole = join(work, 'quickstart-reference');
-    expect((await pf(['run', quickstart, '--out', whole, '--quiet'])).code).toBe(0);
-  }, 60_000);
+    ({ dir: whole } = await sharedRun('quickstart'));
+  });
 
   it.each([1, 3, 6])(
     'on a %i MB tmpfs: DISK_FULL naming the file, then enlarged + resumed = an uninterrupted run',
@@ -411,7 +364,7 @@ describe('a full disk', () => {
         await exec('umount', [mount]).catch(() => {});
       }
     },
-    120_000,
+    300_000,
   );
 });
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { runCli } from '../support/cli.js';
 import { runDataText } from '../support/run-data.js';
 
@@ -80,6 +80,8 @@ describe('--budget-usd reached while the memory teacher is asking', () => {
       expect(first.code).toBe(4);
       const manifest = JSON.parse(await readFile(join(stopped, 'manifest.json'), 'utf8'));
       expect(manifest.status).toBe('stopped: budget');
+      // It stopped before spending more than the budget.
+      expect(manifest.usage.total.costUsd).toBeLessThanOrEqual(budget + 1e-9);
       expect(manifest.stages.find((s: { name: string }) => s.name === 'memory').status).toBe('stopped');
       await expect(readFile(join(stopped, '.pf-lock'))).rejects.toThrow();
       const json = await runCli(await cwd('budget-c'), [
@@ -111,39 +113,49 @@ describe('--budget-usd reached while the memory teacher is asking', () => {
     } finally {
       await server.close();
     }
-  }, 240_000);
+  }, 300_000);
 });
 
-describe('users lost to model faults come back', () => {
-  it('a faulty run, then the same command on a healthy endpoint: no retryable quarantine left, the bytes of an unfaulted run', async () => {
+/** `run` of the small pipeline against a model at `url`, into `out`. */
+const online = (url: string, out: string) => [
+  'run',
+  small,
+  '--out',
+  out,
+  '--llm-base-url',
+  url,
+  '--llm-model',
+  'fake',
+  '--quiet',
+];
+
+describe('model faults and throttling, against one unfaulted run', () => {
+  let healthy: FakeLlmServer;
+  let clean: string;
+  beforeAll(async () => {
+    healthy = await startFakeLlmServer({});
+    clean = join(work, 'clean');
+    expect((await runCli(await cwd('clean-cwd'), online(healthy.url, clean))).code).toBe(0);
+  });
+  afterAll(async () => {
+    await healthy?.close();
+  });
+
+  it('users lost to model faults come back: a faulty run, then the same command on a healthy endpoint: no retryable quarantine left, the bytes of an unfaulted run', async () => {
     const faulty = await startFakeLlmServer({
       faults: { rate: 0.5, seed: 3, kinds: ['non-json', 'schema-invalid', '500'], retryAfterMs: 5 },
     });
-    const healthy = await startFakeLlmServer({});
     // The default session teacher: a session call a fault cut short is asked again as a session
     // call (never per trace), so the healthy rerun writes the targets an unfaulted run writes.
     try {
-      const args = (url: string, out: string) => [
-        'run',
-        small,
-        '--out',
-        out,
-        '--llm-base-url',
-        url,
-        '--llm-model',
-        'fake',
-        '--quiet',
-      ];
-      const clean = join(work, 'retry-clean');
-      expect((await runCli(await cwd('retry-clean-cwd'), args(healthy.url, clean))).code).toBe(0);
       const out = join(work, 'retry');
       const there = await cwd('retry-cwd');
-      const first = await runCli(there, args(faulty.url, out));
+      const first = await runCli(there, online(faulty.url, out));
       expect([0, 3]).toContain(first.code);
       const lost = (await quarantine(out)).filter((q) => RETRYABLE.includes(q.code));
       // The faults did cost users (else this test proves nothing).
       expect(lost.length).toBeGreaterThan(0);
-      const rerun = await runCli(there, args(healthy.url, out));
+      const rerun = await runCli(there, online(healthy.url, out));
       expect(rerun.code).toBe(0);
       expect((await quarantine(out)).filter((q) => RETRYABLE.includes(q.code))).toEqual([]);
       expect(await quarantine(out)).toEqual(await quarantine(clean));
@@ -154,35 +166,16 @@ describe('users lost to model faults come back', () => {
       expect(dataFiles(manifest.files)).toEqual(dataFiles(want.files));
     } finally {
       await faulty.close();
-      await healthy.close();
     }
-  }, 300_000);
-});
+  });
 
-describe('throttling', () => {
-  it('30% of calls answered 429: no user lost, none labelled a schema failure, the bytes of an unthrottled run', async () => {
+  it('throttling: 30% of calls answered 429: no user lost, none labelled a schema failure, the bytes of an unthrottled run', async () => {
     const throttled = await startFakeLlmServer({
       faults: { rate: 0.3, seed: 11, kinds: ['429'], retryAfterMs: 2 },
     });
-    const healthy = await startFakeLlmServer({});
     try {
-      const args = (url: string, out: string) => [
-        'run',
-        small,
-        '--out',
-        out,
-        '--llm-base-url',
-        url,
-        '--llm-model',
-        'fake',
-        '--seed',
-        '21',
-        '--quiet',
-      ];
-      const clean = join(work, 'throttle-clean');
-      expect((await runCli(await cwd('throttle-clean-cwd'), args(healthy.url, clean))).code).toBe(0);
       const out = join(work, 'throttled');
-      const result = await runCli(await cwd('throttle-cwd'), args(throttled.url, out));
+      const result = await runCli(await cwd('throttle-cwd'), online(throttled.url, out));
       // Enough throttling to matter (the memory teacher asks once per session, so ~60 at 30%).
       expect(throttled.stats.faults['429']).toBeGreaterThan(40);
       expect((await quarantine(out)).map((q) => `${q.stage} ${q.code}: ${q.reason}`)).toEqual(
@@ -192,7 +185,6 @@ describe('throttling', () => {
       expect(await data(out)).toEqual(await data(clean));
     } finally {
       await throttled.close();
-      await healthy.close();
     }
-  }, 300_000);
+  });
 });

@@ -42,11 +42,20 @@ async function manifest(runDir: string) {
 
 const small = { personas: { train: 3, test: 2 } };
 
+/** The offline quickstart with `small` users, run once for the tests that read it (never written to). */
+let offline: Promise<string> | undefined;
+function offlineRun(): Promise<string> {
+  offline ??= tempDir('a').then(async (dir) => {
+    await runPipelineFile(quickstart, { outDir: dir, overrides: small });
+    return dir;
+  });
+  return offline;
+}
+
 describe('quickstart, offline', () => {
   it('runs every stage, passes its own validation, and is byte-identical on a second run', async () => {
-    const a = await tempDir('a');
+    const a = await offlineRun();
     const b = await tempDir('b');
-    await runPipelineFile(quickstart, { outDir: a, overrides: small });
     await runPipelineFile(quickstart, { outDir: b, overrides: small });
     const m = await manifest(a);
     expect(m.status).toBe('complete');
@@ -64,11 +73,10 @@ describe('quickstart, offline', () => {
   });
 
   it('two shards merged equal the unsharded run', async () => {
-    const whole = await tempDir('whole');
+    const whole = await offlineRun();
     const s0 = await tempDir('s0');
     const s1 = await tempDir('s1');
     const merged = await tempDir('merged');
-    await runPipelineFile(quickstart, { outDir: whole, overrides: small });
     await runPipelineFile(quickstart, { outDir: s0, overrides: small, shard: { index: 0, count: 2 } });
     await runPipelineFile(quickstart, { outDir: s1, overrides: small, shard: { index: 1, count: 2 } });
     await mergeAndFinish([s0, s1], merged);

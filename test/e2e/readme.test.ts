@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { copySharedRun } from '../support/shared-run.js';
 
 /**
  * README.md, run as a user would: every command line its sections *Commands*, *Pointing at a real
@@ -61,15 +62,10 @@ beforeAll(async () => {
   for (const folder of ['pipelines', 'configs', 'recipes', 'data', 'python']) {
     await symlink(join(repoRoot, folder), join(work, folder));
   }
-  // `make run`, which the Rewards section's retrieval example reads.
-  await exec(
-    process.execPath,
-    [BIN, 'run', 'pipelines/quickstart.yaml', '--out', 'out/quickstart', '--quiet'],
-    {
-      cwd: work,
-    },
-  );
-}, 120_000);
+  // What `make run` writes, which the Rewards section's retrieval example reads (the offline
+  // quickstart, run once for every test file that reads it).
+  await copySharedRun('quickstart', join(work, 'out/quickstart'));
+});
 
 afterAll(async () => {
   for (const child of background) child.kill('SIGTERM');
@@ -159,7 +155,7 @@ describe('README.md, section by section, through the shipped binary', () => {
         for (const flag of flags) expect(stdout, `${path.join(' ')} ${flag}`).toContain(flag);
       }
     }
-  }, 120_000);
+  }, 300_000);
 
   it('Pointing at a real model: the run command, the endpoints/roles file, estimate and the fake model', async () => {
     const text = section('Pointing at a real model');
@@ -279,7 +275,7 @@ describe('README.md, section by section, through the shipped binary', () => {
     });
     expect((await manifest('out/env-default')).stages[0].out).toBe(3);
     expect((await manifest('out/env-set')).stages[0].out).toBe(4);
-  }, 120_000);
+  }, 300_000);
 
   it('Rewards: serve and the documented curl calls answer as the README says', async () => {
     const text = section('Rewards and the retrieval environment');
@@ -303,7 +299,7 @@ describe('README.md, section by section, through the shipped binary', () => {
     expect(JSON.stringify(functions)).toContain('personavlm');
     expect(rewards).toMatchObject({ rewards: [2], components: { format: [1], accuracy: [1] }, errors: [] });
     expect(retrieve.block).toMatch(/^<memory>\nSemantic memory:\n1\. /);
-  }, 120_000);
+  }, 300_000);
 
   it('Evaluate: the oracle run prints the table README shows', async () => {
     const text = section('Evaluate');
@@ -319,5 +315,5 @@ describe('README.md, section by section, through the shipped binary', () => {
     const shown = text.split('\n').filter((line) => line.startsWith('|'));
     expect(printed.length).toBeGreaterThan(10);
     expect(printed).toEqual(shown);
-  }, 120_000);
+  }, 300_000);
 });

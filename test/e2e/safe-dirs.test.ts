@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { BIN, runCli } from '../support/cli.js';
+import { copySharedRun, sharedRun } from '../support/shared-run.js';
 
 /** Output folders through the shipped binary: never a user's files swept, never a lock left behind. */
-const repoRoot = resolve(import.meta.dirname, '../..');
 let work: string;
 let small: string;
 let reference: string;
@@ -37,14 +37,9 @@ async function tree(dir: string): Promise<Record<string, string>> {
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-safe-dirs-'));
-  small = join(work, 'small.yaml');
-  await writeFile(
-    small,
-    `extends: ${join(repoRoot, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 4\n  test: 2\n`,
-  );
-  reference = join(work, 'reference');
-  expect((await runCli(work, ['run', small, '--out', reference, '--quiet'])).code).toBe(0);
-}, 120_000);
+  // The quickstart with 4 + 2 users and its uninterrupted run, shared with other test files.
+  ({ pipeline: small, dir: reference } = await sharedRun('small'));
+});
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
@@ -83,7 +78,7 @@ describe('--out into a folder that is not a persona-forge run', () => {
     expect(await data(out)).toEqual(await data(reference));
     // Now it is a run: the same command needs no --force.
     expect((await runCli(work, ['run', small, '--out', out, '--quiet'])).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('an empty folder, a missing one and a run folder need no --force', async () => {
     const empty = join(work, 'empty');
@@ -91,7 +86,7 @@ describe('--out into a folder that is not a persona-forge run', () => {
     expect((await runCli(work, ['plan', small, '--out', empty, '--quiet'])).code).toBe(0);
     expect((await runCli(work, ['run', small, '--out', empty, '--quiet'])).code).toBe(0);
     expect(await data(empty)).toEqual(await data(reference));
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the run lock', () => {
@@ -143,12 +138,12 @@ describe('the run lock', () => {
       } finally {
         await server.close();
       }
-    }, 180_000);
+    }, 300_000);
   }
 
   it('a lock from another host is judged by its heartbeat: fresh refuses, expired is taken over', async () => {
     const out = join(work, 'lease');
-    expect((await runCli(work, ['run', small, '--out', out, '--quiet'])).code).toBe(0);
+    await copySharedRun('small', out);
     const lock = (heartbeatAt: string) =>
       writeFile(
         join(out, '.pf-lock'),
@@ -168,7 +163,7 @@ describe('the run lock', () => {
     await lock(new Date(Date.now() - 60 * 60 * 1000).toISOString());
     expect((await runCli(work, ['report', out, '--quiet'])).code).toBe(0);
     await expect(readFile(join(out, '.pf-lock'))).rejects.toThrow();
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('merge checks shard files against their recorded sha256', () => {
@@ -202,5 +197,5 @@ describe('merge checks shard files against their recorded sha256', () => {
     const merged = join(work, 'm-merged');
     expect((await runCli(work, ['merge', s0, s1, '--out', merged, '--quiet'])).code).toBe(0);
     expect(await data(merged)).toEqual(await data(reference));
-  }, 180_000);
+  }, 300_000);
 });

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startFakeLlmServer } from '../support/fake-llm.js';
+import { plantSelfNaming } from '../support/self-naming.js';
 
 /**
  * Issue 28, "failures never read as results", through the shipped binary: eval errors are not
@@ -85,7 +86,7 @@ beforeAll(async () => {
   const result = await pf(['run', small, '--out', run, '--quiet', '--strict']);
   // A clean corpus passes --strict.
   expect(result.code, result.stderr).toBe(0);
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   for (const server of servers) server.close();
   await rm(work, { recursive: true, force: true });
@@ -152,7 +153,7 @@ describe('eval: a failed question is an error, never a score', () => {
     const fixed = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
     expect(fixed.errors).toBe(0);
     expect(fixed.scored).toBe(60);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('every endpoint is probed before any model call', () => {
@@ -176,7 +177,7 @@ describe('every endpoint is probed before any model call', () => {
     expect(evaluated.stderr).toContain(`probe of ${url} (model qwen-x) failed`);
     expect(evaluated.stdout).not.toMatch(/overall|0\.0/);
     expect(existsSync(join(work, 'dead-eval/summary.json'))).toBe(false);
-  }, 60_000);
+  }, 300_000);
 
   it('names the models a server lists when the model is wrong, and the variable when the key is missing', async () => {
     const server = await startFakeLlmServer({ models: ['Qwen/Qwen3-8B'] });
@@ -212,7 +213,7 @@ describe('every endpoint is probed before any model call', () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('--budget-usd needs a price', () => {
@@ -254,7 +255,7 @@ describe('--budget-usd needs a price', () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('eval compare', () => {
@@ -299,33 +300,14 @@ describe('eval compare', () => {
     expect(row?.[4]?.startsWith('+')).toBe(true);
     // Personality alignment is a property of primary cases (no standalone questions), so no row of its own.
     expect(compare.stdout).not.toMatch(/\| persona-mme \| \(alignment\) \|/);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('fidelity alarms', () => {
   it('are printed at the end of validate; --strict and validate.strict: true make them exit 1', async () => {
     // A corpus whose users say their own full name: the self_naming figure goes off target.
-    const names = new Map(
-      (await readFile(join(run, 'plan/plan.jsonl'), 'utf8'))
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line))
-        .map((plan) => [plan.userId, plan.enriched.persona.name as string]),
-    );
     const path = join(run, 'dialogues/dialogues.jsonl');
-    const original = await readFile(path, 'utf8');
-    const tampered = original
-      .trim()
-      .split('\n')
-      .map((line, i) => {
-        const dialogue = JSON.parse(line);
-        if (i < 2)
-          for (const session of dialogue.sessions)
-            for (const turn of session.turns)
-              if (turn.speaker === 'user') turn.text += ` I am ${names.get(dialogue.userId)}.`;
-        return JSON.stringify(dialogue);
-      });
-    await writeFile(path, `${tampered.join('\n')}\n`);
+    const { original, tampered } = await plantSelfNaming(run);
     const plain = await pf(['validate', run]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stderr).toMatch(/fidelity alarms: 1 figure off target/);
@@ -343,10 +325,10 @@ describe('fidelity alarms', () => {
     await writeFile(strictFile, `extends: ${small}\nvalidate:\n  strict: true\n`);
     const strictRun = join(work, 'strict-run');
     expect((await pf(['run', strictFile, '--out', strictRun, '--quiet'])).code).toBe(0);
-    await writeFile(join(strictRun, 'dialogues/dialogues.jsonl'), `${tampered.join('\n')}\n`);
+    await writeFile(join(strictRun, 'dialogues/dialogues.jsonl'), tampered);
     const configured = await pf(['validate', strictRun, '--quiet']);
     expect(configured.code).toBe(1);
     expect(configured.stderr).toMatch(/off target \(strict\): self_naming/);
     await writeFile(path, original);
-  }, 240_000);
+  }, 300_000);
 });

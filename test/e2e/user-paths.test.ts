@@ -6,6 +6,7 @@ import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { runCli, runFiles } from '../support/cli.js';
+import { copySharedRun, sharedRun } from '../support/shared-run.js';
 
 /** User paths through the shipped binary: empty results, seed changes, `--json`, closed pipes. */
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -15,11 +16,8 @@ let small: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-user-paths-'));
-  small = join(work, 'quickstart-small.yaml');
-  await writeFile(
-    small,
-    `extends: ${join(repoRoot, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 4\n  test: 2\n`,
-  );
+  // The quickstart with 4 + 2 users, whose uninterrupted run other test files share.
+  ({ pipeline: small } = await sharedRun('small'));
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
@@ -90,7 +88,7 @@ describe('a stage that ends with nothing left', () => {
       .map((l) => JSON.parse(l));
     expect(events.at(-1)).toMatchObject({ type: 'error', code: 'EMPTY_RESULT', exitCode: 3 });
     expect(events.find((e) => e.type === 'run-end')).toMatchObject({ ok: false, status: 'empty' });
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('seed and configuration changes in a used run directory', () => {
@@ -112,21 +110,22 @@ describe('seed and configuration changes in a used run directory', () => {
     );
     const manifest = JSON.parse(await readFile(join(reused, 'manifest.json'), 'utf8'));
     expect(Object.keys(manifest.files).sort()).toEqual([...b.keys()].sort());
-  }, 120_000);
+  }, 300_000);
 
   it('a smaller persona count leaves no stale files behind', async () => {
     const dir = join(work, 'shrink');
     const fewer = join(work, 'fewer.yaml');
     await writeFile(fewer, `extends: ${small}\npersonas:\n  train: 2\n  test: 1\n`);
     const fresh = join(work, 'fewer-fresh');
-    expect((await pf(['run', small, '--out', dir, '--quiet'])).code).toBe(0);
+    // A finished run of `small` in `dir`.
+    await copySharedRun('small', dir);
     expect((await pf(['run', fewer, '--out', dir, '--quiet'])).code).toBe(0);
     expect((await pf(['run', fewer, '--out', fresh, '--quiet'])).code).toBe(0);
     const a = await tree(dir);
     const b = await tree(fresh);
     expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
     for (const [rel, bytes] of b) expect(a.get(rel)?.equals(bytes), rel).toBe(true);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('--json', () => {
@@ -164,13 +163,13 @@ describe('--json', () => {
     });
     expect(code).toBe(0);
     expect(stderr).not.toMatch(/EPIPE|Error/);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('a memory record edited after the run', () => {
   it('whose index names another trace: validate quarantines the user (input), export leaves it out', async () => {
     const out = join(work, 'edited-memory');
-    expect((await pf(['run', small, '--out', out, '--quiet'])).code).toBe(0);
+    await copySharedRun('small', out);
     const memoryFile = join(out, 'memory', 'memory.jsonl');
     const records = (await readFile(memoryFile, 'utf8')).trim().split('\n');
     const record = JSON.parse(records[1] as string) as { userId: string; packed: { index: string } };
@@ -200,5 +199,5 @@ describe('a memory record edited after the run', () => {
     expect(stats.excluded).toBe(1);
     for (const file of ['sft/train.jsonl', 'sft/test.jsonl', 'rl/train.jsonl', 'rl/test.jsonl'])
       expect(await readFile(join(out, 'export', file), 'utf8')).not.toContain(`"user_id":"${record.userId}"`);
-  }, 120_000);
+  }, 300_000);
 });

@@ -5,26 +5,19 @@
  * ("my sister is worried sick") that the offline reader takes for the user's trait decides
  * nothing. A judge that gives no grades quarantines the user with the prompt and message named.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { TRAIT_DECOYS } from '../../src/dev/fake-llm/responders/free-writing.js';
 import { promptKind } from '../../src/dev/fake-llm/responders/index.js';
 import { writtenIn } from '../../src/dev/fake-llm/responders/written.js';
-import { runPipelineFile } from '../../src/pipeline/run-file.js';
 import { BIG_FIVE_TRAITS, type BigFive } from '../../src/schemas/common.js';
 import { decodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js';
 import { personalityTargetFromText } from '../support/cue-list-personality.js';
+import { onlineQuickstart } from '../support/online-quickstart.js';
 
-const quickstart = join(resolve(import.meta.dirname, '../..'), 'pipelines/quickstart.yaml');
-const dirs: string[] = [];
-const servers: FakeLlmServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const online = onlineQuickstart('pf-online-labels-');
 
 const lines = async (file: string) =>
   (await readFile(file, 'utf8').catch(() => ''))
@@ -32,32 +25,16 @@ const lines = async (file: string) =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
 
+/** Every role online (the realizer writes, the judge grades, the embedder embeds). */
 async function runOnline(server: FakeLlmServer, stages: string[]) {
-  const out = await mkdtemp(join(tmpdir(), 'pf-online-labels-'));
-  dirs.push(out);
-  await runPipelineFile(quickstart, {
-    outDir: out,
-    overrides: {
-      personas: { train: 2, test: 0 },
-      stages,
-      llm: {
-        endpoints: {
-          fake: { baseUrl: server.url, model: 'fake-model', maxConcurrency: 8, timeoutMs: 5_000 },
-        },
-        roles: { realizer: 'fake', judge: 'fake', embedder: 'fake' },
-        // The fake's judge knows what it wrote in this process: nothing may come from a disk cache.
-        cache: { enabled: false },
-      },
-    },
-  });
-  return out;
+  return online.run(server, stages, ['realizer', 'judge', 'embedder']);
 }
 
 describe('labels on model-written text', () => {
   it('personality targets are the judge’s grades of what the model wrote, not what the cue list reads', async () => {
-    const server = await startFakeLlmServer({ dialect: { name: 'free', contradictionRate: 0.15 } });
-    servers.push(server);
-    const out = await runOnline(server, ['plan', 'synth', 'memory', 'validate']);
+    const server = await online.server({ dialect: { name: 'free', contradictionRate: 0.15 } });
+    const { out, error } = await runOnline(server, ['plan', 'synth', 'memory', 'validate']);
+    expect(error).toBeNull();
     const memory = (await lines(join(out, 'memory/memory.jsonl'))).map(decodeUserMemoryRecord);
     const traces = memory.flatMap((user) =>
       (
@@ -95,15 +72,12 @@ describe('labels on model-written text', () => {
   }, 300_000);
 
   it('a judge answer without grades quarantines the user with the prompt and message named, never a default target', async () => {
-    const server = await startFakeLlmServer({
+    const server = await online.server({
       respond: (request) => (promptKind(request) === 'personality_evidence' ? { messages: [] } : undefined),
     });
-    servers.push(server);
-    const out = await runOnline(server, ['plan', 'synth', 'memory']).catch((error: unknown) => {
-      // Every user quarantined: the run stops with nothing left after memory.
-      expect(String(error)).toMatch(/no records left after memory/);
-      return dirs[dirs.length - 1] as string;
-    });
+    const { out, error } = await runOnline(server, ['plan', 'synth', 'memory']);
+    // Every user quarantined: the run stops with nothing left after memory.
+    if (error !== null) expect(String(error)).toMatch(/no records left after memory/);
     const quarantine = await lines(join(out, 'quarantine.jsonl'));
     const memory = quarantine.filter((record) => record.stage === 'memory');
     expect(memory).toHaveLength(2);

@@ -2,18 +2,19 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRunHeader } from '../../src/report/run-header.js';
 import { runCli } from '../support/cli.js';
+import { plantSelfNaming } from '../support/self-naming.js';
+import { copySharedRun } from '../support/shared-run.js';
 
 /**
  * The report as the page a researcher reads before spending GPU hours, through the shipped
  * binary: a run whose users say their own names (the self_naming figure off target) must open
  * with NO-GO and the alarm in red, and show what it is, the mix, the token lengths and sample rows.
  */
-const repoRoot = resolve(import.meta.dirname, '../..');
 const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 let work: string;
 let run: string;
@@ -21,38 +22,13 @@ let html: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-report-header-'));
-  const small = join(work, 'small.yaml');
-  await writeFile(
-    small,
-    `extends: ${join(repoRoot, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 4\n  test: 2\n`,
-  );
+  // The quickstart with 4 + 2 users, run once for every test file that reads it.
   run = join(work, 'run');
-  expect((await runCli(work, ['run', small, '--out', run, '--quiet'])).code).toBe(0);
+  await copySharedRun('small', run);
   const clean = await readFile(join(run, 'report.html'), 'utf8');
   expect(clean).toMatch(/data-verdict="go"/);
   // Users who say their own full name: a defect the checks count (self_naming), not a rule failure.
-  const names = new Map(
-    (await readFile(join(run, 'plan/plan.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-      .map((plan) => [plan.userId, plan.enriched.persona.name as string]),
-  );
-  const path = join(run, 'dialogues/dialogues.jsonl');
-  const lines = (await readFile(path, 'utf8')).trim().split('\n');
-  await writeFile(
-    path,
-    `${lines
-      .map((line, i) => {
-        const dialogue = JSON.parse(line);
-        if (i < 2)
-          for (const session of dialogue.sessions)
-            for (const turn of session.turns)
-              if (turn.speaker === 'user') turn.text += ` I am ${names.get(dialogue.userId)}.`;
-        return JSON.stringify(dialogue);
-      })
-      .join('\n')}\n`,
-  );
+  await plantSelfNaming(run);
   expect((await runCli(work, ['validate', run, '--quiet'])).code).toBe(0);
   expect((await runCli(work, ['report', run, '--quiet'])).code).toBe(0);
   html = await readFile(join(run, 'report.html'), 'utf8');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedRun } from '../support/shared-run.js';
 import {
   PHANTOM_PARTITION,
   type SlurmCluster,
@@ -97,20 +98,16 @@ describe.skipIf(skip !== null)(
     beforeAll(async () => {
       cluster = await startSlurmCluster({ phantomNodes: 1 });
       work = mkdtempSync(path.join(tmpdir(), 'pf-slurm-work-'));
-      // quickstart with more users, so a shard runs long enough to be cancelled mid-run
-      pipeline = path.join(work, 'pipeline.yaml');
-      writeFileSync(
-        pipeline,
-        `extends: ${path.join(repoRoot, 'pipelines/quickstart.yaml')}\npersonas:\n  train: 48\n  test: 12\n`,
-      );
-      reference = path.join(work, 'reference');
-      await pf(['run', pipeline, '--out', reference, '--quiet']);
-    }, 240_000);
+      // The offline quickstart (18 users: a shard of 6 still runs every stage for seconds after
+      // its first journal line, long enough to be cancelled mid-run) and its uninterrupted run,
+      // shared with other test files.
+      ({ pipeline, dir: reference } = await sharedRun('quickstart'));
+    });
 
     afterAll(async () => {
       await cluster?.stop();
       if (work !== undefined) rmSync(work, { recursive: true, force: true });
-    }, 60_000);
+    }, 300_000);
 
     it('slurm run --shards 3 --submit: a job array, then a merge afterok, ends equal to the unsharded run', async () => {
       const out = path.join(work, 'sharded');
@@ -136,9 +133,9 @@ describe.skipIf(skip !== null)(
       expect(status.shards.map((s: { job: { id: string; state: string } }) => s.job)).toEqual(
         [0, 1, 2].map((i) => ({ id: `${array}_${i}`, state: 'COMPLETED' })),
       );
-      expect(status.totals).toMatchObject({ done: 60, total: 60 });
+      expect(status.totals).toMatchObject({ done: 18, total: 18 });
       expect(status.merge).toEqual({ id: merge, state: 'COMPLETED' });
-    }, 240_000);
+    }, 300_000);
 
     it('scancel of one array task mid-run, then slurm resume, gives the same result', async () => {
       const out = path.join(work, 'cancelled');
@@ -223,7 +220,7 @@ describe.skipIf(skip !== null)(
         .map((l) => JSON.parse(l));
       const sft = calls.find((c) => c.argv[0] === 'sft');
       expect(sft.env).toMatchObject({ NODE_RANK: '0', NNODES: '1', MASTER_ADDR: cluster.node });
-    }, 240_000);
+    }, 300_000);
 
     it('USR1 before the time limit: rank 0 requeues the job, which resumes from the newest checkpoint', async () => {
       const dir = mkdtempSync(path.join(work, 'requeue-'));
@@ -332,7 +329,7 @@ describe.skipIf(skip !== null)(
         async () => !['RUNNING', 'PENDING', 'COMPLETING'].includes(await jobState(sftId)),
         'the cancel',
       );
-    }, 120_000);
+    }, 300_000);
 
     it('a 2-node training script passes sbatch --test-only, and its per-node commands equal those of --hosts', async () => {
       const dir = mkdtempSync(path.join(work, 'twonode-'));
@@ -376,6 +373,6 @@ describe.skipIf(skip !== null)(
         expect(slurmBlock).toContain('swift sft');
         expect(slurmBlock).toBe(nodeBlock(viaHosts, rank));
       }
-    }, 120_000);
+    }, 300_000);
   },
 );

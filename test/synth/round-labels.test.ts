@@ -6,22 +6,14 @@
  * judge that passes everything, the same text stays: the verdict decides, not a reader of ours.
  * A judge that leaves a question out quarantines the user with the prompt named.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { promptKind } from '../../src/dev/fake-llm/responders/index.js';
 import type { FakeLlmServerOptions } from '../../src/dev/fake-llm/server.js';
-import { runPipelineFile } from '../../src/pipeline/run-file.js';
+import { onlineQuickstart } from '../support/online-quickstart.js';
 
-const quickstart = join(resolve(import.meta.dirname, '../..'), 'pipelines/quickstart.yaml');
-const dirs: string[] = [];
-const servers: FakeLlmServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const online = onlineQuickstart('pf-round-labels-');
 
 const lines = async (file: string) =>
   (await readFile(file, 'utf8').catch(() => ''))
@@ -33,31 +25,11 @@ const PLANTED_DETAIL = 'You can count three of them in it.';
 const PLANTED_RETRACTION = 'And forget what I told you about';
 
 async function synthOnline(options: FakeLlmServerOptions) {
-  const server = await startFakeLlmServer({
+  const server = await online.server({
     dialect: { name: 'free', contradictionRate: 0, labelErrorRate: 1 },
     ...options,
   });
-  servers.push(server);
-  const out = await mkdtemp(join(tmpdir(), 'pf-round-labels-'));
-  dirs.push(out);
-  const run = runPipelineFile(quickstart, {
-    outDir: out,
-    overrides: {
-      personas: { train: 2, test: 0 },
-      stages: ['plan', 'synth'],
-      llm: {
-        endpoints: {
-          fake: { baseUrl: server.url, model: 'fake-model', maxConcurrency: 8, timeoutMs: 5_000 },
-        },
-        roles: { realizer: 'fake', judge: 'fake' },
-        cache: { enabled: false },
-      },
-    },
-  });
-  const error = await run.then(
-    () => null,
-    (e: unknown) => e,
-  );
+  const { out, error } = await online.run(server, ['plan', 'synth'], ['realizer', 'judge']);
   const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
   const synth = manifest.stages.find((s: { name: string }) => s.name === 'synth');
   const turns = (await lines(join(out, 'dialogues/dialogues.jsonl'))).flatMap((d) =>

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { copySharedRun } from '../support/shared-run.js';
 import { type RunningView, startView } from './view-server.js';
 
 /**
@@ -36,8 +37,8 @@ const lines = async (path: string): Promise<Json[]> =>
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'pf-view-'));
   run = join(work, 'run');
-  const made = await runCli(repoRoot, ['run', 'pipelines/quickstart.yaml', '--out', run, '--quiet']);
-  expect(made.code, made.stderr).toBe(0);
+  // The offline quickstart, run once for every test file that reads it.
+  await copySharedRun('quickstart', run);
   const plans = await lines(join(run, 'plan/plan.jsonl'));
   const dialogues = await lines(join(run, 'dialogues/dialogues.jsonl'));
   users = plans.length;

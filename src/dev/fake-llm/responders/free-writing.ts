@@ -48,7 +48,7 @@ export const FREE_BANKS = {
 
 /**
  * Traits shown in the fake's own words: no phrase the offline personality cue reader
- * (src/memory/gold/personality-evidence.ts) reads (a test asserts it), so only a model's reading
+ * (the old cue list, now only in test/support/cue-list-personality.ts) reads (a test asserts it), so only a model's reading
  * (personality-evidence/1) finds them.
  */
 export const FREE_TRAITS = {
