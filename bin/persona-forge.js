@@ -6,7 +6,7 @@
 // next start, so a checkout works after `npm ci` with no build step.
 // PERSONA_FORGE_SOURCES=1 always runs the sources through tsx.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync } from 'node:fs';
 
 const cache = new URL('../node_modules/.cache/persona-forge/workers/', import.meta.url);
 
@@ -18,7 +18,11 @@ function freshCli() {
     for (const [path, digest] of Object.entries(record.inputs))
       if (createHash('sha256').update(readFileSync(path, 'utf8')).digest('hex') !== digest) return null;
     const bundle = new URL(record.bundle, cache);
-    return existsSync(bundle) ? bundle.href : null;
+    if (!existsSync(bundle)) return null;
+    // Marks the build in use: a build of newer sources removes only builds no process used lately.
+    const now = new Date();
+    utimesSync(new URL('.', bundle), now, now);
+    return bundle.href;
   } catch {
     return null;
   }

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,7 +49,7 @@ describe('compiledWorker', () => {
     });
   });
 
-  it('reuses the bundle while the sources are unchanged, and rebuilds (dropping the old one) when one changes', async () => {
+  it('reuses the bundle while the sources are unchanged, rebuilds when one changes, and drops a build only once unused for a day', async () => {
     const code = { module: module(), exportName: 'job' };
     const first = (await compiledWorker(code, cache)) as string;
     const built = statSync(fileURLToPath(first)).mtimeMs;
@@ -48,15 +57,27 @@ describe('compiledWorker', () => {
     expect(statSync(fileURLToPath(first)).mtimeMs).toBe(built);
 
     // Same size, other content: only the content decides.
-    writeFileSync(
-      join(dir, 'dep.ts'),
-      "export const where: string = import.meta.url;\nexport const text = 'import.meta.url';\nexport const twice = (n: number): number => n * 3;\n",
-    );
+    const edit = (factor: number) =>
+      writeFileSync(
+        join(dir, 'dep.ts'),
+        `export const where: string = import.meta.url;\nexport const text = 'import.meta.url';\nexport const twice = (n: number): number => n * ${factor};\n`,
+      );
+    edit(3);
     const second = (await compiledWorker(code, cache)) as string;
     expect(second).not.toBe(first);
-    expect(existsSync(fileURLToPath(first))).toBe(false);
     expect(((await load(second)).handler(21) as { value: number }).value).toBe(63);
-    expect(readdirSync(cache).filter((name) => !name.endsWith('.json'))).toHaveLength(1);
+    // A run that started from the first build may still load its chunks: it stays.
+    expect(existsSync(fileURLToPath(first))).toBe(true);
+
+    // Unused for two days, it goes with the next build.
+    const old = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    utimesSync(join(fileURLToPath(first), '..'), old, old);
+    edit(4);
+    const third = (await compiledWorker(code, cache)) as string;
+    expect(existsSync(fileURLToPath(first))).toBe(false);
+    expect(existsSync(fileURLToPath(second))).toBe(true);
+    expect(((await load(third)).handler(21) as { value: number }).value).toBe(84);
+    expect(readdirSync(cache).filter((name) => !name.endsWith('.json'))).toHaveLength(2);
   });
 
   it('keeps a module imported with import() in a chunk of its own, evaluated only when imported; an alias names the record', async () => {

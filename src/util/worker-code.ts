@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +17,8 @@ export interface WorkerCode {
   wrap?: { module: string; exportName: string };
 }
 
+/** How long an older build is kept after a process last started from it. */
+const BUILD_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Bumped whenever the compiled form changes, so no older bundle is ever reused. */
 const FORMAT = 2;
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -63,6 +65,8 @@ export async function compiledWorker(
     const recordPath = join(cacheDir, `${key}.json`);
     const cached = await readRecord(recordPath);
     if (cached !== null && fresh(cached, cacheDir)) {
+      const now = new Date();
+      await utimes(dirname(join(cacheDir, cached.bundle)), now, now).catch(() => undefined);
       if (alias !== undefined)
         await writeFileAtomic(join(cacheDir, `${alias}.json`), JSON.stringify(cached), { concurrent: true });
       return pathToFileURL(join(cacheDir, cached.bundle)).href;
@@ -114,11 +118,14 @@ export async function compiledWorker(
     await writeFileAtomic(recordPath, record, { concurrent: true });
     if (alias !== undefined)
       await writeFileAtomic(join(cacheDir, `${alias}.json`), record, { concurrent: true });
-    // Older builds of the same code are never read again (a process still running one has loaded
-    // its chunks, or loads them from the folder it started with until it is removed).
+    // Older builds of the same code are removed once no process has started from them for a day:
+    // a run still going loads code-split chunks from the folder it started with.
     for (const name of await readdir(cacheDir))
-      if (name.startsWith(`${key}-`) && name !== folder)
-        await rm(join(cacheDir, name), { recursive: true, force: true });
+      if (name.startsWith(`${key}-`) && name !== folder && !name.includes('.tmp-')) {
+        const used = await stat(join(cacheDir, name)).catch(() => null);
+        if (used !== null && Date.now() - used.mtimeMs > BUILD_KEPT_MS)
+          await rm(join(cacheDir, name), { recursive: true, force: true });
+      }
     return pathToFileURL(join(cacheDir, bundle)).href;
   } catch {
     return null;
