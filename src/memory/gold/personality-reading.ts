@@ -29,19 +29,6 @@ const CONTENT = new Set(['NOUN', 'VERB', 'ADJ', 'ADV', 'PROPN']);
 const AFINN = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
 const valence = (word: string): number => AFINN[word] ?? 0;
 
-/** A word's cue stem, stemmed once per process (a user's messages repeat most of their words). */
-const stems = new Map<string, string>();
-const STEM_CACHE = 50_000;
-function stemOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    stem = cueStem(word);
-    if (stems.size >= STEM_CACHE) stems.clear();
-    stems.set(word, stem);
-  }
-  return stem;
-}
-
 /** One message's side per trait: 1 high, −1 low, 0 nothing shown. */
 export type MessageReading = Record<BigFiveTrait, 1 | -1 | 0>;
 
@@ -62,7 +49,7 @@ function readSentence(tokens: readonly ParsedWord[], net: Record<BigFiveTrait, n
   const cues = personalityCues();
   tokens.forEach((token, i) => {
     if (!CONTENT.has(token.pos)) return;
-    const stem = stemOf(token.lemma);
+    const stem = cueStem(token.lemma);
     // A stem names its word, not a longer one it happens to start ("busi" is not "business").
     const cue = token.lemma.length <= stem.length + 3 ? cues.get(stem) : undefined;
     // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
@@ -91,7 +78,7 @@ function mayShow(text: string): boolean {
   return words.some(
     (word, i) =>
       word.length > 2 &&
-      ((states && valence(word) < 0) || (!NEGATORS.has(words[i - 1] ?? '') && cues.has(stemOf(word)))),
+      ((states && valence(word) < 0) || (!NEGATORS.has(words[i - 1] ?? '') && cues.has(cueStem(word)))),
   );
 }
 
