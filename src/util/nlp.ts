@@ -5,7 +5,7 @@
  */
 
 import type { ItemSentence } from 'wink-nlp';
-import { READING, type WinkNlp, winkDoc, winkPipeline } from './wink.js';
+import { type WinkNlp, winkPipeline } from './wink.js';
 
 /** One sentence as read: its text, tokens, their POS tags and the sentence's sentiment (−1…1). */
 export interface ReadSentence {
@@ -27,14 +27,12 @@ function reader(): Nlp {
  * readers already loaded in the thread.
  */
 function shapeReader(): Nlp {
-  return winkPipeline(READING);
+  return winkPipeline(['sbd', 'pos', 'negation']);
 }
 
 function read(nlp: Nlp, text: string, sentiment: boolean): ReadSentence[] {
   const its = nlp.its;
-  const clean = text.replace(/<image>/g, ' ').trim();
-  // The shape reading is the shared one: a turn the other readers read is not read again.
-  const doc = sentiment ? nlp.readDoc(clean) : winkDoc(clean);
+  const doc = nlp.readDoc(text.replace(/<image>/g, ' ').trim());
   const out: ReadSentence[] = [];
   doc.sentences().each((sentence: ItemSentence) => {
     const tokens = sentence.tokens();

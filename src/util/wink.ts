@@ -26,28 +26,3 @@ export function winkPipeline(annotations: readonly WinkAnnotation[]): WinkNlp {
   }
   return pipeline;
 }
-
-/** The reading pipeline most readers share: sentences, part of speech, lemmas, negation scope. */
-export const READING: readonly WinkAnnotation[] = ['sbd', 'pos', 'negation'];
-
-type WinkDoc = ReturnType<WinkNlp['readDoc']>;
-/** Documents read by the `READING` pipeline, by their exact text (most readers of a turn read it in one stage). */
-const docs = new Map<string, WinkDoc>();
-const DOC_CACHE = 2_000;
-
-/**
- * `text` read by the {@link READING} pipeline, read once for every reader that reads the same
- * string (the meaning reader, the personality reader and the text-shape checks read the same
- * user turns). A document is only read from, never changed.
- *
- * @example winkDoc('I love it. It is great.').sentences().length() // 2
- */
-export function winkDoc(text: string): WinkDoc {
-  let doc = docs.get(text);
-  if (doc === undefined) {
-    doc = winkPipeline(READING).readDoc(text);
-    if (docs.size >= DOC_CACHE) docs.clear();
-    docs.set(text, doc);
-  }
-  return doc;
-}

@@ -4,7 +4,7 @@
  * parse is cached per text (the reader asks about each message once per window it sits in).
  */
 import type { ItemSentence, ItemToken } from 'wink-nlp';
-import { READING, winkDoc, winkPipeline } from '../../util/wink.js';
+import { winkPipeline } from '../../util/wink.js';
 
 /** One word as parsed. */
 export interface ParsedWord {
@@ -27,9 +27,11 @@ export function parseSentences(text: string): ParsedWord[][] {
   const known = parsed.get(text);
   if (known !== undefined) return known;
   // The meaning reader's pipeline (src/util/wink.ts): one model read per thread for both.
-  const { its } = winkPipeline(READING);
+  const pipeline = winkPipeline(['sbd', 'pos', 'negation']);
+  const { its } = pipeline;
   const sentences: ParsedWord[][] = [];
-  winkDoc(text.replace(/[\u2018\u2019]/g, "'"))
+  pipeline
+    .readDoc(text.replace(/[\u2018\u2019]/g, "'"))
     .sentences()
     .each((sentence: ItemSentence) => {
       const words: ParsedWord[] = [];

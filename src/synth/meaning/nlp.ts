@@ -3,11 +3,11 @@
  * tokens, part of speech, lemmas and negation scope. One instance per process, loaded on first use.
  */
 import type { ItemToken } from 'wink-nlp';
-import { READING, type WinkNlp, winkDoc, winkPipeline } from '../../util/wink.js';
+import { type WinkNlp, winkPipeline } from '../../util/wink.js';
 import type { Token } from './types.js';
 
 /** The pipeline the personality reader and the text-shape checks also read with (src/util/wink.ts). */
-const nlp = (): WinkNlp => winkPipeline(READING);
+const nlp = (): WinkNlp => winkPipeline(['sbd', 'pos', 'negation']);
 
 /** Contractions the model keeps as one token ("I'm"): read as the user and the auxiliary. */
 const FUSED_I: ReadonlyMap<string, string> = new Map([
@@ -29,7 +29,7 @@ export function parse(text: string): Token[][] {
   const known = parsed.get(text);
   if (known !== undefined) return known;
   const { its } = nlp();
-  const doc = winkDoc(text.replace(/[\u2018\u2019]/g, "'"));
+  const doc = nlp().readDoc(text.replace(/[\u2018\u2019]/g, "'"));
   const sentences: Token[][] = [];
   doc.sentences().each((sentence, index) => {
     const tokens: Token[] = [];
