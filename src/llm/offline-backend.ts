@@ -22,22 +22,54 @@ export function fnv1a(text: string, seed = 0x811c9dc5): number {
  */
 export function offlineEmbedding(text: string, dimensions: number): number[] {
   const vector = new Float64Array(dimensions);
-  const add = (feature: string, weight: number): void => {
-    const hash = fnv1a(feature);
-    const sign = (hash & 1) === 0 ? 1 : -1;
-    const slot = (hash >>> 1) % dimensions;
-    vector[slot] = (vector[slot] as number) + sign * weight;
-  };
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   for (const word of words) {
-    add(`w:${word}`, 1);
-    const padded = ` ${word} `;
-    for (let index = 0; index + 3 <= padded.length; index++) add(`c:${padded.slice(index, index + 3)}`, 0.5);
+    // The word's features in the order they were always added, so the sums are bit for bit the same.
+    const { slots, weights } = wordFeatures(word, dimensions);
+    for (let i = 0; i < slots.length; i++)
+      vector[slots[i] as number] = (vector[slots[i] as number] as number) + (weights[i] as number);
   }
   let norm = 0;
-  for (const value of vector) norm += value * value;
+  for (let i = 0; i < dimensions; i++) norm += (vector[i] as number) * (vector[i] as number);
   norm = Math.sqrt(norm);
-  return Array.from(vector, (value) => (norm === 0 ? 0 : value / norm));
+  const out = new Array<number>(dimensions);
+  for (let i = 0; i < dimensions; i++) out[i] = norm === 0 ? 0 : (vector[i] as number) / norm;
+  return out;
+}
+
+/** One word's hashed features: the word (weight 1), then its character trigrams (0.5 each), signed. */
+interface WordFeatures {
+  slots: Int32Array;
+  weights: Float64Array;
+}
+
+/** Per dimension count, each word's features, hashed once per thread (texts repeat most words). */
+const featureCache = new Map<number, Map<string, WordFeatures>>();
+const FEATURE_CACHE = 100_000;
+
+function wordFeatures(word: string, dimensions: number): WordFeatures {
+  let cache = featureCache.get(dimensions);
+  if (cache === undefined) {
+    cache = new Map();
+    featureCache.set(dimensions, cache);
+  }
+  const known = cache.get(word);
+  if (known !== undefined) return known;
+  const padded = ` ${word} `;
+  const features = [`w:${word}`];
+  for (let index = 0; index + 3 <= padded.length; index++)
+    features.push(`c:${padded.slice(index, index + 3)}`);
+  const slots = new Int32Array(features.length);
+  const weights = new Float64Array(features.length);
+  features.forEach((feature, i) => {
+    const hash = fnv1a(feature);
+    slots[i] = (hash >>> 1) % dimensions;
+    weights[i] = ((hash & 1) === 0 ? 1 : -1) * (i === 0 ? 1 : 0.5);
+  });
+  if (cache.size >= FEATURE_CACHE) cache.clear();
+  const entry = { slots, weights };
+  cache.set(word, entry);
+  return entry;
 }
 
 /**

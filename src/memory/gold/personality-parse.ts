@@ -3,8 +3,8 @@
  * sentences, part of speech, lemmas and negation scope. One instance, loaded on first use; a
  * parse is cached per text (the reader asks about each message once per window it sits in).
  */
-import model from 'wink-eng-lite-web-model';
-import winkNLP, { type ItemSentence, type ItemToken } from 'wink-nlp';
+import type { ItemSentence, ItemToken } from 'wink-nlp';
+import { winkPipeline } from '../../util/wink.js';
 
 /** One word as parsed. */
 export interface ParsedWord {
@@ -15,7 +15,6 @@ export interface ParsedWord {
   negated: boolean;
 }
 
-let pipeline: ReturnType<typeof winkNLP> | undefined;
 const parsed = new Map<string, ParsedWord[][]>();
 const CACHE = 4096;
 
@@ -27,7 +26,8 @@ const CACHE = 4096;
 export function parseSentences(text: string): ParsedWord[][] {
   const known = parsed.get(text);
   if (known !== undefined) return known;
-  pipeline ??= winkNLP(model, ['sbd', 'pos', 'negation']);
+  // The meaning reader's pipeline (src/util/wink.ts): one model read per thread for both.
+  const pipeline = winkPipeline(['sbd', 'pos', 'negation']);
   const { its } = pipeline;
   const sentences: ParsedWord[][] = [];
   pipeline

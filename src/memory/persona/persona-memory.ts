@@ -10,6 +10,7 @@ import type {
 } from '../../schemas/memory.js';
 import { MemoryConfig } from '../../schemas/memory-config.js';
 import type { CoreMemory } from '../../schemas/persona.js';
+import { clonePlain } from '../../util/clone.js';
 import { HybridIndex } from '../retrieval/hybrid-index.js';
 import type { Embedder, MemoryEntryType } from '../types.js';
 import { type PemUpdate, updatePersonality } from './pem.js';
@@ -169,7 +170,7 @@ export class PersonaMemory {
 
   /** The memory state as a session-end snapshot record. */
   snapshot(time: string): MemorySnapshot {
-    return structuredClone({
+    return clonePlain({
       time,
       sessionIndex: this.sessionIndex,
       core: this.core,

@@ -2,16 +2,12 @@
  * The English pipeline the reader stands on: wink-nlp with its lite web model, for sentences,
  * tokens, part of speech, lemmas and negation scope. One instance per process, loaded on first use.
  */
-import model from 'wink-eng-lite-web-model';
-import winkNLP, { type ItemToken } from 'wink-nlp';
+import type { ItemToken } from 'wink-nlp';
+import { type WinkNlp, winkPipeline } from '../../util/wink.js';
 import type { Token } from './types.js';
 
-let pipeline: ReturnType<typeof winkNLP> | undefined;
-
-function nlp(): ReturnType<typeof winkNLP> {
-  pipeline ??= winkNLP(model, ['sbd', 'pos', 'negation']);
-  return pipeline;
-}
+/** The pipeline the personality reader and the text-shape checks also read with (src/util/wink.ts). */
+const nlp = (): WinkNlp => winkPipeline(['sbd', 'pos', 'negation']);
 
 /** Contractions the model keeps as one token ("I'm"): read as the user and the auxiliary. */
 const FUSED_I: ReadonlyMap<string, string> = new Map([

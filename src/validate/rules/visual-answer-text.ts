@@ -22,14 +22,11 @@ function nounForms(name: string): string[] {
   return [n, `${n}s`, `${n}es`, n.endsWith('y') ? `${n.slice(0, -1)}ies` : n];
 }
 
-/** Whether `text` says that `object` has the asked value (a count or a colour), in one sentence. */
-export function valueReadable(
-  text: string,
-  object: string,
-  attribute: 'count' | 'color',
-  value: string,
-): boolean {
-  // "a book" says one, "two books" says two; "a books goal" says nothing about a count.
+/**
+ * The pattern of `object` said with the asked value (a count or a colour): "a book" says one,
+ * "two books" says two; "a books goal" says nothing about a count.
+ */
+function valuePattern(object: string, attribute: 'count' | 'color', value: string): RegExp {
   const forms = nounForms(object);
   const nouns = (attribute === 'count' ? (value === '1' ? forms.slice(0, 1) : forms.slice(1)) : forms)
     .map(escapeRe)
@@ -38,13 +35,30 @@ export function valueReadable(
     attribute === 'count'
       ? [value, NUMBER_WORDS[Number(value)] ?? value, ...(COUNT_FORMS[Number(value)] ?? [])]
       : [value.toLowerCase(), ...(COLOUR_VARIANTS[value.toLowerCase()] ?? [])];
-  const pattern = new RegExp(
+  return new RegExp(
     // Up to two modifiers between ("two purple kites", "a small yellow ball"), never a function
     // word: "an ad for kite surfing" says nothing about a kite.
     `\\b(${words.map(escapeRe).join('|')})\\s+(?:(?!(?:${FUNCTION_WORDS})\\b)[a-z-]+\\s+){0,2}(${nouns})\\b`,
     'i',
   );
-  return text.split(/[.!?;:\n]/).some((sentence) => pattern.test(sentence));
+}
+
+/**
+ * Whether `text` says it in one sentence. A match inside a sentence is a match in the whole
+ * text, so a text with no match anywhere is not split into sentences.
+ */
+function saysValue(text: string, pattern: RegExp): boolean {
+  return pattern.test(text) && text.split(/[.!?;:\n]/).some((sentence) => pattern.test(sentence));
+}
+
+/** Whether `text` says that `object` has the asked value (a count or a colour), in one sentence. */
+export function valueReadable(
+  text: string,
+  object: string,
+  attribute: 'count' | 'color',
+  value: string,
+): boolean {
+  return saysValue(text, valuePattern(object, attribute, value));
 }
 
 /** Texts (user and assistant turns) said before `iso`. */
@@ -71,9 +85,8 @@ export function visualAnswerInText(index: UserIndex, qa: QaTarget): string | nul
     .filter((name) => nounForms(name).some((form) => new RegExp(`\\b${escapeRe(form)}\\b`).test(lower)))
     .sort((a, b) => b.length - a.length)[0];
   if (object === undefined) return null;
-  const said = textsBefore(index, qa.questionTime).find((text) =>
-    valueReadable(text, object, count ? 'count' : 'color', qa.answer),
-  );
+  const pattern = valuePattern(object, count ? 'count' : 'color', qa.answer);
+  const said = textsBefore(index, qa.questionTime).find((text) => saysValue(text, pattern));
   return said === undefined
     ? null
     : `the answer "${qa.answer}" is readable before the question: "${said.slice(0, 120)}"`;
