@@ -101,8 +101,24 @@ describe('items with the same head noun', () => {
     expect(verdicts('A big bowl of soup is my idea of comfort.', [hotAndSour])).toEqual(['agrees']);
   });
 
+  it('does not keep a like because the item is where something still happened', () => {
+    const train = like('high-speed train travel', ['train'], { ended: true });
+    const overnight = like('overnight trains', ['overnight train'], { polarity: 'dislike' });
+    const text =
+      "These days I can't stand overnight trains; I used to be into high-speed train travel. I was still in my work clothes on the train, funnily enough.";
+    expect(verdicts(text, [train, overnight])).toEqual(['agrees', 'agrees']);
+    // Said of the item itself, "still" keeps it.
+    expect(verdicts('I still take the train everywhere I can.', [train])).toEqual(['contradicts']);
+  });
+
   it('does not end a like that is only told in the past tense', () => {
     expect(verdicts('I loved the hot and sour soup we had on Friday.', [hotAndSour])).toEqual(['agrees']);
+    // "lately" that only says when is no contrast with before.
+    expect(
+      verdicts('On Monday I was reminded how much I enjoy hot and sour soup. Work has been hectic lately.', [
+        hotAndSour,
+      ]),
+    ).toEqual(['agrees']);
     expect(verdicts("I've always loved jasmine green tea, and now I drink it every day.", [jasmine])).toEqual(
       ['agrees'],
     );

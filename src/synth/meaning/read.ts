@@ -27,6 +27,8 @@ interface ReadClause extends Clause {
   bygone: boolean;
   /** The punctuation right before the clause ('' when none). */
   mark: string;
+  /** Every item the clause names is only where something happens ("still in my work clothes on the train"). */
+  placeOnly: boolean;
 }
 
 const informative = (s: ClauseStance) => s.score !== 0 || s.ended || s.past || s.still;
@@ -62,7 +64,9 @@ export function readMeaning(text: string, expectations: readonly MeaningExpectat
       }
       const at = tokens.indexOf(clause.tokens[0]!);
       const mark = at > 0 && tokens[at - 1]!.pos === 'PUNCT' ? tokens[at - 1]!.lower : '';
-      clauses.push({ ...clause, named, skip, roles: clauseRoles, bygone: false, mark });
+      const placeOnly =
+        named.length > 0 && [...skip].every((i) => skip.has(i - 1) || isPlace(clause.tokens, i));
+      clauses.push({ ...clause, named, skip, roles: clauseRoles, bygone: false, mark, placeOnly });
     }
   }
   clauses.forEach((clause, i) => {
@@ -103,9 +107,25 @@ function mentionOwners(
   return owner;
 }
 
-/** A clause's stance, in the past when the clause is set against now (a past habit is a past liking). */
+/** Prepositions of place: an item after one is where something happens, not what it is about. */
+const AT_PLACE = new Set(['on', 'in', 'at', 'aboard', 'inside', 'near']);
+
+/** True when the mention starting at `i` follows a preposition of place ("on the train", "at my café"). */
+function isPlace(tokens: readonly Token[], i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && (tokens[j]!.pos === 'DET' || ['my', 'our', 'your'].includes(tokens[j]!.lower))) j--;
+  return j >= 0 && AT_PLACE.has(tokens[j]!.lower);
+}
+
+/**
+ * A clause's stance, in the past when the clause is set against now (a past habit is a past
+ * liking). "Still" says nothing of an item that is only where the clause happens ("I was still in
+ * my work clothes on the train" does not keep a like of train travel).
+ */
 function readAt(clause: ReadClause): ClauseStance {
-  const stance = readClause(clause.tokens, clause.skip);
+  let stance = readClause(clause.tokens, clause.skip);
+  if (clause.placeOnly && stance.still && stance.score === 0 && !stance.ended && !stance.past)
+    stance = { ...stance, still: false };
   if (!clause.bygone || stance.ended || stance.past) return stance;
   return { ...stance, past: true, score: stance.score === 0 ? 0.5 : stance.score };
 }

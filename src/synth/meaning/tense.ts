@@ -30,12 +30,15 @@ export function simplePast(tokens: readonly Token[], skip: ReadonlySet<number>):
   });
 }
 
-/** True when a clause opens on the present ("now", "these days", "lately"), within its first words. */
+/**
+ * True when a clause opens on the present: "now …", "these days …", "and lately …" ("I feel
+ * swamped lately" only says when, it does not set itself against before).
+ */
 export function opensOnNow(tokens: readonly Token[]): boolean {
-  const head = tokens.slice(0, 4);
-  return head.some(
-    (token, i) => NOW.has(token.lower) || (token.lower === 'these' && head[i + 1]?.lemma === 'day'),
-  );
+  const start = ['CCONJ', 'ADV'].includes(tokens[0]?.pos ?? '') && !NOW.has(tokens[0]!.lower) ? 1 : 0;
+  const token = tokens[start];
+  if (token === undefined) return false;
+  return NOW.has(token.lower) || (token.lower === 'these' && tokens[start + 1]?.lemma === 'day');
 }
 
 /**
