@@ -147,7 +147,7 @@ export const MEAT_DISHES: ReadonlySet<string> = new Set([
   'tonkotsu ramen',
   'Korean barbecue',
   'steamed crab',
-  'butter chicken',
+  'Indian butter chicken',
   'fish tacos',
   'roast goose',
 ]);

@@ -19,7 +19,7 @@ const PROTEIN_RICH = new Set([
   'steamed crab',
   'Korean barbecue',
   'salmon sushi',
-  'butter chicken',
+  'Indian butter chicken',
   'roast goose',
   'fish tacos',
 ]);

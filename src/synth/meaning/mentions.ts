@@ -1,7 +1,9 @@
 /**
  * Where a text names an item: any of its keywords, or the item phrase itself, matched by lemma
  * ("staying up late" names "stay up late", "americanos" names "americano"). A two-word name may
- * have one word between ("the bigger the party" names "big parties").
+ * have one word between ("the bigger the party" names "big parties"). The item's head word alone
+ * names it only when no modifier of another kind stands before it: "green tea" and "the tea" name
+ * jasmine green tea, "bubble milk tea" and "miso soup" name other teas and soups.
  */
 import { parse } from './nlp.js';
 import type { MeaningExpectation, Token } from './types.js';
@@ -79,4 +81,59 @@ export function findMentions(
     }
   }
   return spans.sort((a, b) => a[0] - b[0]);
+}
+
+/**
+ * Words before a head noun that say when, not what kind ("my morning tea" is still the tea):
+ * general English for parts of the day and the year.
+ */
+const WHEN = new Set([
+  'morning',
+  'afternoon',
+  'evening',
+  'night',
+  'day',
+  'weekend',
+  'weekday',
+  'week',
+  'today',
+  'summer',
+  'winter',
+  'spring',
+  'autumn',
+  'holiday',
+]);
+
+/**
+ * True when the mention at [start, end] is only the item's head word and a modifier of another
+ * kind stands right before it: "milk" in "bubble milk tea" for jasmine green tea, "miso" in "miso
+ * soup" for hot and sour soup, "mid-century" for Scandinavian furniture. A compound noun, a proper
+ * adjective or a hyphenated word that is not one of the item's own words names another item with
+ * the same head; determiners, possessives, plain adjectives and times of day do not ("the tea",
+ * "my tea", "a good tea", "my morning tea").
+ */
+export function namesAnotherKind(
+  tokens: readonly Token[],
+  [start, end]: readonly [number, number],
+  item: readonly NameWord[],
+): boolean {
+  if (item.length < 2 || start !== end) return false;
+  if (!sameWord(tokens[start]!, item.at(-1)!)) return false;
+  const before = tokens[start - 1];
+  if (before === undefined || before.sentence !== tokens[start]!.sentence) return false;
+  if (WHEN.has(before.lemma) || WHEN.has(before.lower) || item.some((word) => sameWord(before, word)))
+    return false;
+  if (/\w-\w/.test(before.lower)) return true;
+  // A capital at a sentence's start says nothing: "Fancy resorts" is tagged as a name, "fancy resorts" is not.
+  const pos =
+    before.pos === 'PROPN' && (start - 1 === 0 || tokens[start - 2]!.sentence !== before.sentence)
+      ? (parse(`${before.lower} ${tokens[start]!.lower}`).flat()[0]?.pos ?? before.pos)
+      : before.pos;
+  return pos === 'NOUN' || pos === 'PROPN';
+}
+
+/** An item's own phrase as name words ("jasmine green tea" → jasmine, green, tea). */
+export function itemWords(item: string): NameWord[] {
+  const all = words(item.toLowerCase());
+  return ['the', 'a', 'an'].includes(all[0]?.lower ?? '') && all.length > 1 ? all.slice(1) : all;
 }

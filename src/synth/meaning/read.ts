@@ -8,11 +8,12 @@
  */
 import { splitClauses } from './clauses.js';
 import { EXCLUDING, REASON_OPENERS, REFERENCES } from './lexicon.js';
-import { findMentions, itemNames } from './mentions.js';
+import { findMentions, itemNames, itemWords, type NameWord, namesAnotherKind } from './mentions.js';
 import { parse } from './nlp.js';
 import { ROLE_STANCE, readRoles } from './roles.js';
 import { readClause } from './stance.js';
-import type { Clause, ClauseStance, MeaningExpectation, MeaningReading } from './types.js';
+import { simplePast, thenNow } from './tense.js';
+import type { Clause, ClauseStance, MeaningExpectation, MeaningReading, Token } from './types.js';
 import { decide } from './verdict.js';
 
 interface ReadClause extends Clause {
@@ -22,6 +23,12 @@ interface ReadClause extends Clause {
   skip: Set<number>;
   /** Roles of the items the clause names. */
   roles: Map<number, ClauseStance>;
+  /** Said in the simple past and set against now by the next clause ("was my thing, but now …"). */
+  bygone: boolean;
+  /** The punctuation right before the clause ('' when none). */
+  mark: string;
+  /** Every item the clause names is only where something happens ("still in my work clothes on the train"). */
+  placeOnly: boolean;
 }
 
 const informative = (s: ClauseStance) => s.score !== 0 || s.ended || s.past || s.still;
@@ -33,14 +40,11 @@ const informative = (s: ClauseStance) => s.score !== 0 || s.ended || s.past || s
  */
 export function readMeaning(text: string, expectations: readonly MeaningExpectation[]): MeaningReading[] {
   const names = expectations.map(itemNames);
+  const heads = expectations.map((expectation) => itemWords(expectation.item));
   const clauses: ReadClause[] = [];
   let holder: Clause['holder'] = 'user';
   for (const tokens of parse(text)) {
-    const owner: number[] = tokens.map(() => -1);
-    expectations.forEach((_, e) => {
-      for (const [start, end] of findMentions(tokens, names[e]!))
-        for (let i = start; i <= end; i++) if (owner[i] === -1) owner[i] = e;
-    });
+    const owner = mentionOwners(tokens, names, heads);
     const roles = readRoles(tokens, (i) => owner[i]!);
     const inMention = owner.map((o) => o >= 0);
     for (const clause of splitClauses(tokens, inMention, holder)) {
@@ -58,9 +62,17 @@ export function readMeaning(text: string, expectations: readonly MeaningExpectat
         const role = roles.get(e);
         if (role !== undefined) clauseRoles.set(e, ROLE_STANCE[role]);
       }
-      clauses.push({ ...clause, named, skip, roles: clauseRoles });
+      const at = tokens.indexOf(clause.tokens[0]!);
+      const mark = at > 0 && tokens[at - 1]!.pos === 'PUNCT' ? tokens[at - 1]!.lower : '';
+      const placeOnly =
+        named.length > 0 && [...skip].every((i) => skip.has(i - 1) || isPlace(clause.tokens, i));
+      clauses.push({ ...clause, named, skip, roles: clauseRoles, bygone: false, mark, placeOnly });
     }
   }
+  clauses.forEach((clause, i) => {
+    const next = clauses[i + 1];
+    clause.bygone = simplePast(clause.tokens, clause.skip) && thenNow(clause, next, next?.mark ?? '');
+  });
   // Items that share their words (a flip of the same item, a shared keyword): both own every mention.
   const twins = expectations.map((e, i) =>
     expectations.findIndex(
@@ -69,6 +81,53 @@ export function readMeaning(text: string, expectations: readonly MeaningExpectat
     ),
   );
   return expectations.map((expectation, e) => readOne(expectation, e, clauses, twins[e]!, expectations));
+}
+
+/**
+ * Which expectation each token names (-1: none). The longest mention wins a word two items share:
+ * in "bubble milk tea" the tea is bubble milk tea's, not jasmine green tea's; a head word that
+ * another kind of modifier qualifies names neither ("miso soup" is no mention of hot and sour soup).
+ */
+function mentionOwners(
+  tokens: readonly Token[],
+  names: readonly NameWord[][][],
+  heads: readonly NameWord[][],
+): number[] {
+  const spans = names.flatMap((itemNames, e) =>
+    findMentions(tokens, itemNames)
+      .filter((span) => !namesAnotherKind(tokens, span, heads[e]!))
+      .map(([start, end]) => ({ e, start, end })),
+  );
+  spans.sort((a, b) => b.end - b.start - (a.end - a.start) || a.e - b.e || a.start - b.start);
+  const owner: number[] = tokens.map(() => -1);
+  for (const { e, start, end } of spans) {
+    if (owner.slice(start, end + 1).some((o) => o !== -1)) continue;
+    for (let i = start; i <= end; i++) owner[i] = e;
+  }
+  return owner;
+}
+
+/** Prepositions of place: an item after one is where something happens, not what it is about. */
+const AT_PLACE = new Set(['on', 'in', 'at', 'aboard', 'inside', 'near']);
+
+/** True when the mention starting at `i` follows a preposition of place ("on the train", "at my café"). */
+function isPlace(tokens: readonly Token[], i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && (tokens[j]!.pos === 'DET' || ['my', 'our', 'your'].includes(tokens[j]!.lower))) j--;
+  return j >= 0 && AT_PLACE.has(tokens[j]!.lower);
+}
+
+/**
+ * A clause's stance, in the past when the clause is set against now (a past habit is a past
+ * liking). "Still" says nothing of an item that is only where the clause happens ("I was still in
+ * my work clothes on the train" does not keep a like of train travel).
+ */
+function readAt(clause: ReadClause): ClauseStance {
+  let stance = readClause(clause.tokens, clause.skip);
+  if (clause.placeOnly && stance.still && stance.score === 0 && !stance.ended && !stance.past)
+    stance = { ...stance, still: false };
+  if (!clause.bygone || stance.ended || stance.past) return stance;
+  return { ...stance, past: true, score: stance.score === 0 ? 0.5 : stance.score };
 }
 
 function readOne(
@@ -92,7 +151,7 @@ function readOne(
   const context: number[] = [];
   for (const i of core) {
     const clause = clauses[i]!;
-    let stance = clause.named.length > 1 ? null : readClause(clause.tokens, clause.skip);
+    let stance = clause.named.length > 1 ? null : readAt(clause);
     const role = clause.roles.get(e) ?? (twin >= 0 ? clause.roles.get(twin) : undefined);
     if (role !== undefined)
       stance =
@@ -104,7 +163,7 @@ function readOne(
               past: stance.past,
               still: stance.still || role.still,
             };
-    stance ??= readClause(clause.tokens, clause.skip);
+    stance ??= readAt(clause);
     if (clause.holder === 'other') {
       // "Everyone in my family loves cats, except me": the user holds the opposite.
       const after = clauses[i + 1];
@@ -150,7 +209,7 @@ function readOne(
     // Nothing said in the item's own clauses: the nearest informative clause around them.
     const distance = (j: number) => Math.min(...core.map((i) => Math.abs(i - j)));
     const nearest = context
-      .map((j) => ({ j, stance: readClause(clauses[j]!.tokens, clauses[j]!.skip) }))
+      .map((j) => ({ j, stance: readAt(clauses[j]!) }))
       .filter((r) => informative(r.stance))
       .sort((a, b) => distance(a.j) - distance(b.j) || a.j - b.j)[0];
     if (nearest !== undefined) used = [{ stance: nearest.stance, clause: clauses[nearest.j]! }];

@@ -185,6 +185,15 @@ export function readClause(tokens: readonly Token[], skip: ReadonlySet<number>):
       score += 1;
       hits++;
     }
+    // "now it's all bubble tea", "these days it is all miso": the item fills the user's days.
+    if (
+      token.lower === 'all' &&
+      skip.has(i + 1) &&
+      tokens.slice(Math.max(0, i - 2), i).some((t) => t.lemma === 'be')
+    ) {
+      score += 1.5;
+      hits++;
+    }
     // "a dog person", "a cat person".
     if (token.lemma === 'person' && skip.has(i - 1)) {
       score += 1.5;

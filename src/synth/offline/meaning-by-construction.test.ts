@@ -33,7 +33,8 @@ function pref(
     slot: 'x',
     item: option.item,
     polarity: option.polarity,
-    keywords: option.keywords.slice(0, 1),
+    // All of the option's keywords, as the planner gives them ("jasmine", "tea").
+    keywords: [...option.keywords],
     validFrom: T,
     validUntil: null,
     origin: 'drift',
@@ -61,6 +62,12 @@ function realize(preferences: Preference[], drift: DriftEvent[], slot: EvidenceS
 }
 
 const options = PREFERENCE_CATALOGUE.flatMap((spec) => spec.options);
+/** Another option of the same slot, as a planned `modify` draws it (jasmine green tea → bubble milk tea). */
+const sibling = new Map(
+  PREFERENCE_CATALOGUE.flatMap((spec) =>
+    spec.options.map((option, i) => [option, spec.options[(i + 1) % spec.options.length]!] as const),
+  ),
+);
 
 describe('offline realizer meaning', () => {
   it('states every catalogue preference with its polarity and condition', () => {
@@ -103,6 +110,8 @@ describe('offline realizer meaning', () => {
         ['modify', pref('old', other, null), pref('new', option, when)],
         ['modify', pref('old', option, null), pref('new', flipped, when)],
       ];
+      const near = sibling.get(option)!;
+      if (near !== option) cases.push(['modify', pref('old', near, null), pref('new', option, when)]);
       for (const [type, previous, next] of cases) {
         for (const visibility of ['explicit', 'implicit'] as const) {
           const event: DriftEvent = {
