@@ -205,8 +205,9 @@ export const relationshipDynamics: Kernel = (context, time) => {
   return {
     question: ask(
       context,
-      `How would you describe how things have been going between ${person} and me?`,
-      `Where do ${person} and I stand with each other lately?`,
+      // Now against when the user first told of them (the trend's definition), not the latest change.
+      `How are things between ${person} and me now, compared with when you first heard about them?`,
+      `Since I first told you about ${person}, how have things between us changed?`,
     ),
     answer: trend,
     distractors: TRENDS.filter((text) => text !== trend),

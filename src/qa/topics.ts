@@ -18,7 +18,7 @@ const ASKED_TOPICS: Readonly<Record<string, string>> = {
   japan: 'Japan',
   train: 'train travel',
   cruise: 'cruises',
-  solo: 'travelling alone',
+  solo: 'solo or group travel',
   packing: 'packing for trips',
   ski: 'winter sports',
   historic: 'historic sites',

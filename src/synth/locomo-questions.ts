@@ -66,13 +66,13 @@ const RULES: readonly Rule[] = [
   [/^Who is (.+?) to me\?$/, 'How does {user} know $1?', 'recall'],
   [/^How do I know (.+?)\?$/, 'How does {user} know $1?', 'recall'],
   [
-    /^How would you describe how things have been going between (.+?) and me\?$/,
-    'How have things been going between {user} and $1 lately?',
+    /^How are things between (.+?) and me now, compared with when you first heard about them\?$/,
+    'How have things changed between {user} and $1 since {user} first mentioned them?',
     'combine',
   ],
   [
-    /^Where do (.+?) and I stand with each other lately\?$/,
-    'How have things been going between {user} and $1 lately?',
+    /^Since I first told you about (.+?), how have things between us changed\?$/,
+    'How have things changed between {user} and $1 since {user} first mentioned them?',
     'combine',
   ],
   // Habits and goals.
