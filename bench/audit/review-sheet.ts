@@ -29,6 +29,8 @@ export interface ReviewRecord {
   label: string;
   /** The turns the label rests on: `[time] speaker: text` (with `<image: caption>` for photos). */
   evidence: string[];
+  /** True when the plan says nothing before the question answers it (the label is "not said"). */
+  unanswerable: boolean;
   decision: 'accept' | 'reject' | null;
   note: string;
 }
@@ -84,6 +86,7 @@ export function sampleRecords(
         choices: [...qa.choices],
         label: qa.correctIndex === null ? qa.answer : (qa.choices[qa.correctIndex] ?? qa.answer),
         evidence: evidence.map(line),
+        unanswerable: qa.unanswerable,
         decision: null,
         note: '',
       });
@@ -104,6 +107,7 @@ export function sampleRecords(
           choices: [],
           label: trace.gold.text,
           evidence: [],
+          unanswerable: false,
           decision: null,
           note: '',
         });
@@ -134,6 +138,8 @@ export function sheetMarkdown(records: readonly ReviewRecord[], runDir: string):
     }
     lines.push('', `### ${record.id}`, '', '```', record.prompt, '```', '', `**label:** ${record.label}`);
     if (record.evidence.length > 0) lines.push('', '**evidence:**', ...record.evidence.map((e) => `- ${e}`));
+    if (record.unanswerable)
+      lines.push('', '**unanswerable:** by the plan nothing the user said before the question answers it.');
     lines.push('', '- [ ] accept  - [ ] reject  — note:');
   }
   return `${lines.join('\n')}\n`;
