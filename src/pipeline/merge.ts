@@ -5,8 +5,9 @@ import type { PipelineConfig } from '../schemas/pipeline.js';
 import { readJsonl } from '../util/fs.js';
 import { stableStringify } from '../util/hash.js';
 import { hashOutputs, outputDigests, packageVersion } from './manifest.js';
-import { type StageEntry, stageOutputs } from './runner.js';
+import { stageOutputs } from './runner.js';
 import { clearMarker, stageFingerprints, stateDir, writeLinesAtomic, writeMarker } from './stage-state.js';
+import type { StageEntry } from './types.js';
 
 interface ShardManifest {
   shard: string | null;

@@ -5,7 +5,7 @@ import { reportStage } from '../report/stage.js';
 import { STAGE_ROLES } from '../schemas/pipeline.js';
 import { synthStage } from '../synth/stage.js';
 import { validateStage } from '../validate/stage.js';
-import type { StageEntry } from './runner.js';
+import type { StageEntry } from './types.js';
 
 /**
  * Every stage a pipeline file can name, with the model roles it may call (so the manifest can

@@ -11,7 +11,8 @@ import { mergeShards } from './merge.js';
 import { checkOutDir } from './out-dir.js';
 import type { RunReporter } from './progress.js';
 import { defaultStages } from './registry.js';
-import { type RunSummary, runPipeline, type StageEntry } from './runner.js';
+import { runPipeline } from './runner.js';
+import type { RunSummary, StageEntry } from './types.js';
 
 export interface RunFileOptions {
   outDir: string;

@@ -3,9 +3,8 @@ import { access, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTempFile, tempPathFor, writeJson } from '../util/fs.js';
 import { gitCommit, hashOutputs, packageVersion } from './manifest.js';
-import type { RunPipelineOptions, RunSummary } from './runner.js';
 import { stateDir, writeLinesAtomic } from './stage-state.js';
-import type { Stage } from './types.js';
+import type { RunPipelineOptions, RunSummary, Stage } from './types.js';
 
 /**
  * The run directory's own files, kept by the runner: stage journals of another configuration,

@@ -39,61 +39,15 @@ import {
   writeMarker,
   writtenByThisVersion,
 } from './stage-state.js';
-import type { Stage, StageContext } from './types.js';
+import type {
+  RunPipelineOptions,
+  RunSummary,
+  Stage,
+  StageContext,
+  StageEntry,
+  StageSummary,
+} from './types.js';
 import { createMapWorkerPool } from './worker-pool.js';
-
-/** A stage plus the model roles it may call (for offline/online labelling in the manifest). */
-export interface StageEntry {
-  stage: Stage;
-  roles: string[];
-}
-
-export interface RunPipelineOptions {
-  config: PipelineConfig;
-  /** The pipeline file the config came from (recorded in the manifest). */
-  configFile: string;
-  outDir: string;
-  llm: LlmClient;
-  stages: Record<string, StageEntry>;
-  shard?: { index: number; count: number } | null;
-  /** Run only these stages of the pipeline's list (earlier outputs must exist). */
-  only?: string[];
-  /** Run these stages again even when a finished run of the same configuration exists. */
-  force?: string[];
-  reporter?: RunReporter;
-  signal?: AbortSignal;
-  /** Milliseconds clock, injectable for tests. @default Date.now */
-  now?: () => number;
-  /** Users processed at once in per-user stages. @default config.concurrency */
-  concurrency?: number;
-  /** Worker threads for offline CPU-bound map stages (1 = this thread only). @default the core count */
-  workers?: number;
-  /** Write into a non-empty folder that is not a persona-forge run (`--force`). @default false */
-  adopt?: boolean;
-}
-
-export interface StageSummary {
-  name: string;
-  kind: 'map' | 'reduce';
-  /** `empty`: the stage ran and every input was quarantined (the run stops after it). */
-  status: 'done' | 'skipped' | 'not-run' | 'stopped' | 'failed' | 'empty';
-  in: number;
-  out: number;
-  /** What `in` and `out` count. */
-  units: { in: string; out: string };
-  quarantined: number;
-  offline: boolean;
-  models: Record<string, string>;
-  seconds: number;
-  notes?: Record<string, unknown>;
-}
-
-export interface RunSummary {
-  runDir: string;
-  ok: boolean;
-  stages: StageSummary[];
-  message?: string;
-}
 
 /**
  * Runs the pipeline's stages in order into `outDir`, resuming whatever a previous run of the

@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { BudgetExceededError } from '../../src/errors/index.js';
 import type { LlmClient, Usage } from '../../src/llm/types.js';
-import type { StageEntry } from '../../src/pipeline/runner.js';
-import type { MapStage, ReduceStage } from '../../src/pipeline/types.js';
+import type { MapStage, ReduceStage, StageEntry } from '../../src/pipeline/types.js';
 import type { PipelineConfig } from '../../src/schemas/pipeline.js';
 import { readJsonlAll, writeJson } from '../../src/util/fs.js';
 

@@ -2,7 +2,7 @@ import { cp, mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../../errors/index.js';
-import type { RunSummary } from '../../pipeline/runner.js';
+import type { RunSummary } from '../../pipeline/types.js';
 import { resolveAutoShard } from '../../scale/shard.js';
 import { parseBaseUrl, parseNumber, parseShard } from '../parse.js';
 import { createReporter, type OutputMode } from '../reporters.js';
