@@ -58,8 +58,6 @@ const DRAWS = 4;
 export interface BuildQaOptions {
   rng: Rng;
   config: QaConfig;
-  /** Tiered explanation: the share of each level's users it is asked of (absent: all). */
-  explanationKeep?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -73,7 +71,6 @@ export interface BuildQaOptions {
 export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarget[] {
   const { rng, config } = options;
   const context = createQaContext(plan, rng);
-  if (options.explanationKeep !== undefined) context.explanationKeep = options.explanationKeep;
   const times = sessionEndTimes(plan);
   const endTime = times[times.length - 1] as number;
   const specs = [

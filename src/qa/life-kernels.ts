@@ -2,7 +2,6 @@ import { CONCEPT_NAMES, GOALS, HABITS, PERSON_NAMES, RELATIONS } from '../plan/c
 import { OBJECT_COLORS } from '../plan/images/palette.js';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../schemas/common.js';
 import type { Goal, Person, VisualConcept } from '../schemas/plan.js';
-import { createRng } from '../util/rng.js';
 import { ask, isoAt, type Kernel, type QaContext, slotsBefore } from './qa-context.js';
 
 /** English plural of an object name ("gift box" → "gift boxes", "strawberry" → "strawberries"). */
@@ -26,20 +25,11 @@ export const GOAL_STATUS_ANSWERS: Record<Goal['states'][number]['status'], strin
   unknown: 'Unknown — I have not said how it went',
 };
 
-/** Answer levels for tiered explanation delivery, one per kind of schooling: every option can be the gold. */
-export const EXPLANATION_LEVELS = [
-  'A detailed, technical explanation',
-  'A concise overview with a few examples',
-  'A practical explanation built around an everyday example',
-  'A simple, step-by-step explanation',
-] as const;
-
-/** The level that suits the stated education (vocational training: practice before theory). */
+/** Answer levels for tiered explanation delivery, chosen from the stated education. */
 export function explanationLevel(education: string): string {
-  if (/phd|doctor|master|postgrad/i.test(education)) return EXPLANATION_LEVELS[0];
-  if (/vocational|apprentice|trade school|diploma/i.test(education)) return EXPLANATION_LEVELS[2];
-  if (/bachelor|college|university|degree/i.test(education)) return EXPLANATION_LEVELS[1];
-  return EXPLANATION_LEVELS[3];
+  if (/phd|doctor|master|postgrad/i.test(education)) return 'A detailed, technical explanation';
+  if (/bachelor|college|university|degree/i.test(education)) return 'A concise overview with a few examples';
+  return 'A simple, step-by-step explanation';
 }
 
 /** Reply styles that suit a high score of each trait (personality alignment). */
@@ -329,10 +319,6 @@ export const tieredExplanation: Kernel = (context, time) => {
   const evidence = slotsBefore(context, 'fact.education', time);
   if (evidence.length === 0) return null;
   const answer = explanationLevel(context.plan.enriched.persona.education);
-  // Asked of a share of each level's users that evens the levels out over the corpus (plan
-  // stage), so no level answers most questions: the same draw for a user however often asked.
-  const keep = context.explanationKeep?.[answer] ?? 1;
-  if (keep < 1 && createRng(0, 'tiered-explanation', context.plan.userId).next() >= keep) return null;
   return {
     question: ask(
       context,
@@ -340,7 +326,12 @@ export const tieredExplanation: Kernel = (context, time) => {
       'Could you walk me through compound interest at a level that fits my background?',
     ),
     answer,
-    distractors: EXPLANATION_LEVELS.filter((text) => text !== answer),
+    distractors: [
+      'A detailed, technical explanation',
+      'A concise overview with a few examples',
+      'A simple, step-by-step explanation',
+      'Just the formula, no explanation',
+    ].filter((text) => text !== answer),
     evidence,
     retrievalKeywords: ['education', context.plan.enriched.persona.education],
   };

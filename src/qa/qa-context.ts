@@ -17,8 +17,6 @@ export interface QaContext {
   /** Earliest time each lower-cased keyword was expressed. */
   keywordSince: Map<string, string>;
   name: string;
-  /** Tiered explanation: the share of each level's users it is asked of (plan stage; absent: all). */
-  explanationKeep?: Readonly<Record<string, number>>;
 }
 
 /** A kernel's answer before it becomes a `QaTarget`. */
