@@ -5,14 +5,12 @@ import { join, resolve } from 'node:path';
 import { BudgetExceededError, EmptyResultError, StageError } from '../errors/index.js';
 import type { LlmClient } from '../llm/types.js';
 import type { QuarantineRecord } from '../schemas/common.js';
-import type { PipelineConfig } from '../schemas/pipeline.js';
 import { collectGarbage } from '../util/gc.js';
 import { hashValue, stableStringify } from '../util/hash.js';
 import { createRng } from '../util/rng.js';
 import { acquireRunLock } from './lock.js';
 import { outputDigests, outputsMatch, packageVersion } from './manifest.js';
 import { checkOutDir } from './out-dir.js';
-import type { RunReporter } from './progress.js';
 import {
   declaredOutputs,
   journalExists,
@@ -39,14 +37,7 @@ import {
   writeMarker,
   writtenByThisVersion,
 } from './stage-state.js';
-import type {
-  RunPipelineOptions,
-  RunSummary,
-  Stage,
-  StageContext,
-  StageEntry,
-  StageSummary,
-} from './types.js';
+import type { RunPipelineOptions, RunSummary, Stage, StageContext, StageSummary } from './types.js';
 import { createMapWorkerPool } from './worker-pool.js';
 
 /**

@@ -27,6 +27,8 @@ export interface BuildUserPlanOptions {
   config: PlanConfig;
   /** Run seed; the plan depends only on (seed, userId, input, config). */
   seed: number;
+  /** Tiered explanation: the share of each level's users it is asked of (`explanationShares`). */
+  explanationKeep?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -379,6 +381,10 @@ export function buildUserPlan(input: BuildUserPlanInput, options: BuildUserPlanO
     slots,
     qa: [],
   };
-  plan.qa = buildQaTargets(plan, { rng: rng.fork('qa'), config: settings.qa });
+  plan.qa = buildQaTargets(plan, {
+    rng: rng.fork('qa'),
+    config: settings.qa,
+    ...(options.explanationKeep === undefined ? {} : { explanationKeep: options.explanationKeep }),
+  });
   return plan;
 }

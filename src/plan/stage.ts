@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { enrichPersona, type SampledUser, samplePersonas } from '../persona/index.js';
 import type { MapStage, StageContext } from '../pipeline/types.js';
+import { EXPLANATION_LEVELS, explanationLevel } from '../qa/life-kernels.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
 import { type ImageRef, UserPlan } from '../schemas/plan.js';
 import { resolvePlanSettings } from '../schemas/plan-config.js';
@@ -78,10 +79,12 @@ export const planStage: MapStage<UserPlan> = {
   async source(ctx: StageContext) {
     await loadRunImagePool(ctx.runDir, ctx.config, ctx.seed, { refresh: true });
     const users = await samplePersonas(ctx.config.personas, { seed: ctx.seed });
-    return users.map((user) => ({ ...user }));
+    // Over every user, before any shard is taken: a shard's plans equal the unsharded run's.
+    const explanationKeep = explanationShares(users.map((user) => user.persona.education));
+    return users.map((user) => ({ ...user, explanationKeep }));
   },
   async process(inputs, ctx) {
-    const user = inputs.source as SampledUser;
+    const user = inputs.source as SampledUser & { explanationKeep?: Record<string, number> };
     const enriched = await enrichPersona(user.persona, {
       llm: ctx.llm,
       rng: ctx.rng(user.userId, 'enrich'),
@@ -90,7 +93,30 @@ export const planStage: MapStage<UserPlan> = {
     const images = await loadRunImagePool(ctx.runDir, ctx.config, ctx.seed);
     return buildUserPlan(
       { userId: user.userId, split: user.split, enriched, images },
-      { config: ctx.config.plan, seed: ctx.seed },
+      {
+        config: ctx.config.plan,
+        seed: ctx.seed,
+        ...(user.explanationKeep === undefined ? {} : { explanationKeep: user.explanationKeep }),
+      },
     );
   },
 };
+
+/**
+ * The share of each explanation level's users a tiered-explanation question is asked of: the
+ * rarest level's count over each level's, so the asked levels come out even (a question-only
+ * reader gains nothing from the corpus's education mix). Unknown educations count for nothing.
+ *
+ * @example explanationShares(['doctorate', 'doctorate', 'secondary school'])['A detailed, technical explanation'] // 0.5
+ */
+export function explanationShares(educations: readonly string[]): Record<string, number> {
+  const counts = new Map<string, number>(EXPLANATION_LEVELS.map((level) => [level, 0]));
+  for (const education of educations)
+    if (education.trim() !== '' && !/unknown/i.test(education)) {
+      const level = explanationLevel(education);
+      counts.set(level, (counts.get(level) ?? 0) + 1);
+    }
+  const present = [...counts.values()].filter((n) => n > 0);
+  const least = present.length === 0 ? 0 : Math.min(...present);
+  return Object.fromEntries([...counts].map(([level, n]) => [level, n === 0 ? 1 : least / n]));
+}

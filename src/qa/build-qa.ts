@@ -6,6 +6,7 @@ import {
   adversarial,
   alignmentAt,
   conceptName,
+  explanationLevel,
   goalIntent,
   goalTracking,
   habitRecall,
@@ -17,9 +18,9 @@ import {
 } from './life-kernels.js';
 import { firstMention, multiHop, openDomain, pairedPreferences, temporal } from './locomo-kernels.js';
 import { preferenceEvolution, recommendation, suggestNew, updateReason } from './preference-kernels.js';
-import { createQaContext, finishTarget, type Kernel, ms } from './qa-context.js';
+import { createQaContext, finishTarget, type Kernel } from './qa-context.js';
 import { implicitIntent, latestPreference } from './stance-kernels.js';
-import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS } from './tasks.js';
+import { allocateTasks, LOCOMO_TASKS, PERSONA_MME_TASKS, PERSONAMEM_TASKS, type TaskSpec } from './tasks.js';
 
 /**
  * Kernels per task, first choice first. When the plan has no evidence for the first (no image
@@ -52,12 +53,29 @@ const KERNELS: Record<string, Kernel[]> = {
   adversarial: [adversarial],
 };
 
+/** Asked in place of a declined tiered explanation: the same aspect's other task, text only. */
+const GENERALIZING = PERSONA_MME_TASKS.find(
+  (spec) => spec.task === 'generalizing_to_new_scenarios',
+) as TaskSpec;
+
+/**
+ * Whether this user is asked tiered explanation: by a share of their level's users (plan stage's
+ * `explanationShares`) that evens the levels out over the corpus, so the education mix answers
+ * no question. One draw per user, from a fork that leaves every other draw as it was.
+ */
+function explanationAsked(plan: UserPlan, keep: BuildQaOptions['explanationKeep'], rng: Rng): boolean {
+  const share = keep?.[explanationLevel(plan.enriched.persona.education)] ?? 1;
+  return share >= 1 || rng.fork('tiered-explanation').next() < share;
+}
+
 /** Draws of one kernel for one question before the next kernel is tried. */
 const DRAWS = 4;
 
 export interface BuildQaOptions {
   rng: Rng;
   config: QaConfig;
+  /** Tiered explanation: the share of each level's users it is asked of (absent: all). */
+  explanationKeep?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -73,8 +91,11 @@ export function buildQaTargets(plan: UserPlan, options: BuildQaOptions): QaTarge
   const context = createQaContext(plan, rng);
   const times = sessionEndTimes(plan);
   const endTime = times[times.length - 1] as number;
+  const asksExplanation = explanationAsked(plan, options.explanationKeep, rng);
   const specs = [
-    ...allocateTasks(PERSONA_MME_TASKS, config.personaMme, config.weights, rng),
+    ...allocateTasks(PERSONA_MME_TASKS, config.personaMme, config.weights, rng).map((spec) =>
+      spec.task === 'tiered_explanation_delivery' && !asksExplanation ? GENERALIZING : spec,
+    ),
     ...allocateTasks(PERSONAMEM_TASKS, config.personaMem, config.weights, rng),
     ...allocateTasks(LOCOMO_TASKS, config.locomo, config.weights, rng),
   ];

@@ -16,20 +16,33 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 /** The colour names images are described with (the built-in pool's palette). */
 const COLOURS = Object.keys(OBJECT_COLORS);
 
-/** Labels of goal states, as long-term goal tracking answers them. */
+/**
+ * Labels of goal states, as long-term goal tracking answers them. Their length says nothing of
+ * how often each is right: the longest belongs to the rarest gold (a plan not yet begun), not to
+ * "not said", which most users' goals have at some point.
+ */
 export const GOAL_STATUS_ANSWERS: Record<Goal['states'][number]['status'], string> = {
-  planned: 'Still planning it',
+  planned: 'Still planning it, not started yet',
   in_progress: 'In progress',
-  achieved: 'Achieved',
+  achieved: 'Achieved it',
   abandoned: 'Gave it up',
-  unknown: 'Unknown — I have not said how it went',
+  unknown: 'I have not told you yet',
 };
 
-/** Answer levels for tiered explanation delivery, chosen from the stated education. */
+/** Answer levels for tiered explanation delivery, one per kind of schooling: every option can be the gold. */
+export const EXPLANATION_LEVELS = [
+  'A detailed, technical explanation',
+  'A concise overview with a few examples',
+  'A practical explanation built around an everyday example',
+  'A simple, step-by-step explanation',
+] as const;
+
+/** The level that suits the stated education (vocational training: practice before theory). */
 export function explanationLevel(education: string): string {
-  if (/phd|doctor|master|postgrad/i.test(education)) return 'A detailed, technical explanation';
-  if (/bachelor|college|university|degree/i.test(education)) return 'A concise overview with a few examples';
-  return 'A simple, step-by-step explanation';
+  if (/phd|doctor|master|postgrad/i.test(education)) return EXPLANATION_LEVELS[0];
+  if (/vocational|apprentice|trade school/i.test(education)) return EXPLANATION_LEVELS[2];
+  if (/bachelor|college|university|degree/i.test(education)) return EXPLANATION_LEVELS[1];
+  return EXPLANATION_LEVELS[3];
 }
 
 /** Reply styles that suit a high score of each trait (personality alignment). */
@@ -168,19 +181,15 @@ export const relationRecognition: Kernel = (context, time) => {
   };
 };
 
-/** Closeness now versus before the history started. */
+/** Closeness now versus before the history started (the shortest label is the rarest gold: no change). */
 export function relationshipTrend(person: Person, time: number): string {
   const first = person.timeline[0]?.closeness ?? 3;
   const now = person.timeline.filter((entry) => entry.time <= isoAt(time)).pop()?.closeness ?? first;
-  return now > first
-    ? 'We have grown closer'
-    : now < first
-      ? 'We have drifted apart'
-      : 'About the same as before';
+  return now > first ? 'We have grown closer' : now < first ? 'We have drifted apart' : 'About the same';
 }
 
 const NEVER_MENTIONED = 'I have never mentioned them';
-const TRENDS = ['We have grown closer', 'We have drifted apart', 'About the same as before', NEVER_MENTIONED];
+const TRENDS = ['We have grown closer', 'We have drifted apart', 'About the same', NEVER_MENTIONED];
 
 export const relationshipDynamics: Kernel = (context, time) => {
   const people = context.plan.people.filter((person) => slotsBefore(context, person.id, time).length > 1);
@@ -326,12 +335,7 @@ export const tieredExplanation: Kernel = (context, time) => {
       'Could you walk me through compound interest at a level that fits my background?',
     ),
     answer,
-    distractors: [
-      'A detailed, technical explanation',
-      'A concise overview with a few examples',
-      'A simple, step-by-step explanation',
-      'Just the formula, no explanation',
-    ].filter((text) => text !== answer),
+    distractors: EXPLANATION_LEVELS.filter((text) => text !== answer),
     evidence,
     retrievalKeywords: ['education', context.plan.enriched.persona.education],
   };

@@ -30,9 +30,9 @@ const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preference
 
 /** What the evidence of a state question must say for its answer to be supported. */
 const STATE_CUES: Readonly<Record<string, RegExp>> = {
-  'Still planning it': /\b(plan|planning|not started|have not begun|not started yet)\b/i,
+  'Still planning it, not started yet': /\b(plan|planning|not started|have not begun|not started yet)\b/i,
   'In progress': /\b(in progress|started|in the middle|coming along|going slowly)\b/i,
-  Achieved: /\b(achieved|did it|managed to)\b/i,
+  'Achieved it': /\b(achieved|did it|managed to)\b/i,
   'Gave it up': /\b(gave up|given up)\b/i,
   'We have grown closer': /\b(closer)\b/i,
   'We have drifted apart': /\b(drifted apart|not feel as close)\b/i,

@@ -231,11 +231,11 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
     case 'long_term_goal_tracking': {
       const status = state.goals.get(last?.refId ?? '') ?? 'unknown';
       const labels: Record<string, string> = {
-        planned: 'Still planning it',
+        planned: 'Still planning it, not started yet',
         in_progress: 'In progress',
-        achieved: 'Achieved',
+        achieved: 'Achieved it',
         abandoned: 'Gave it up',
-        unknown: 'Unknown — I have not said how it went',
+        unknown: 'I have not told you yet',
       };
       if (qa.unanswerable !== (status === 'unknown'))
         return 'unanswerable flag disagrees with the goal state';
@@ -257,11 +257,7 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
       const now = state.people.get(person.id)?.closeness ?? 0;
       const first = person.timeline[0]?.closeness ?? 0;
       return expect(
-        now > first
-          ? 'We have grown closer'
-          : now < first
-            ? 'We have drifted apart'
-            : 'About the same as before',
+        now > first ? 'We have grown closer' : now < first ? 'We have drifted apart' : 'About the same',
       );
     }
     case 'tiered_explanation_delivery':

@@ -268,7 +268,7 @@ describe('fidelity figures', () => {
     const bundles = corpus();
     const qa = bundles[0]!.plan.qa.find((q) => q.evidenceSlotIds.length > 0)!;
     const turn = indexUser(bundles[0]!).turnBySlot.get(qa.evidenceSlotIds.at(-1)!)!.turn;
-    qa.answer = 'Achieved';
+    qa.answer = 'Achieved it';
     turn.text = `${turn.text} I still want to get there.`;
     expect(measure(bundles).unanswerable_qa!.count).toBe(1);
     turn.text = `${turn.text} Actually, I did it - I managed it!`;

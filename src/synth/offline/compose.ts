@@ -5,6 +5,7 @@ import type { PlanView } from '../plan-view.js';
 import type { ChunkRound, CompactState } from '../realizer.js';
 import type { Slip } from '../slips.js';
 import { BANKS, TEMPLATES } from './banks.js';
+import { causeAfter } from './cause-order.js';
 import { DAY_BANKS } from './day-details.js';
 import { factInFirstPerson, withoutOwnName } from './facts.js';
 import { NOISE_BANKS, NOISE_TEMPLATES, SLOT_TEMPLATES } from './phrases.js';
@@ -118,13 +119,19 @@ export function driftText(
     Object.assign(vars, agreement(opened.item));
     vars.from = GRAMMAR.pick(SLOT_TEMPLATES[`driftFrom${cap(closed.polarity)}`]!, vars, rng);
     vars.to = GRAMMAR.pick(SLOT_TEMPLATES[`driftTo${cap(opened.polarity)}`]!, vars, rng) + condition;
-    return GRAMMAR.pick(SLOT_TEMPLATES[`driftModify${implicit}`]!, vars, rng);
+    return GRAMMAR.pick(causeAfter(SLOT_TEMPLATES[`driftModify${implicit}`]!, vars, '{to}'), vars, rng);
   }
   const pref = (opened ?? closed) as Preference;
   vars.kwItem = withKeywords(pref.item, keywords);
   Object.assign(vars, agreement(pref.item));
   const op = opened === undefined ? 'Delete' : 'Add';
-  return GRAMMAR.pick(SLOT_TEMPLATES[`drift${op}${cap(pref.polarity)}${implicit}`]!, vars, rng) + condition;
+  return (
+    GRAMMAR.pick(
+      causeAfter(SLOT_TEMPLATES[`drift${op}${cap(pref.polarity)}${implicit}`]!, vars, '{kwItem}'),
+      vars,
+      rng,
+    ) + condition
+  );
 }
 
 function slotPiece(ctx: RoundContext, slot: EvidenceSlot, rng: Rng): Piece {

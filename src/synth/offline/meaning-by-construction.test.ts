@@ -144,6 +144,16 @@ describe('offline realizer meaning', () => {
             const found = meaningProblems(text, slotExpectations({ preferences, drift: [event] }, slot));
             if (visibility === 'implicit' && text.toLowerCase().includes(event.cause.toLowerCase()))
               found.push('implicit drift states its cause');
+            // "a friend introduced me to it" comes after the thing it stands for is named.
+            const lower = text.toLowerCase();
+            const cause = lower.indexOf(event.cause.toLowerCase());
+            if (
+              next !== null &&
+              cause >= 0 &&
+              /\bit\b/.test(event.cause) &&
+              lower.indexOf(next.item.toLowerCase()) > cause
+            )
+              found.push('the cause says "it" before the item is named');
             for (const problem of found) problems.push(`${type}/${visibility}: ${text} → ${problem}`);
           }
         }

@@ -66,7 +66,11 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   driftFromDislike: ['I used to [avoid|dislike] {prev}', 'I used to steer clear of {prev}'],
   driftToLike: ['these days I really enjoy {kwItem}', 'now I love {kwItem}', 'lately I am into {kwItem}'],
   driftToDislike: ['these days I cannot stand {kwItem}', 'now I avoid {kwItem}', 'lately I dislike {kwItem}'],
-  driftModify: ['{from}, but {cause}, and {to}', '{cause}, so {to} - {from}'],
+  driftModify: [
+    '{from}, but {cause}, and {to}',
+    '{cause}, so {to} - {from}',
+    '{from} - {to}, because {cause}',
+  ],
   driftModifyImplicit: ['{from}; {to}', '[funny thing|odd], {from} - {to}'],
   relationship: [
     '{kwPerson} [dropped by|called me|texted me|had dinner with me] {dayTime}',
