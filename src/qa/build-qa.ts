@@ -2,13 +2,13 @@ import type { QaTarget, UserPlan } from '../schemas/plan.js';
 import type { QaConfig } from '../schemas/plan-config.js';
 import type { Rng } from '../util/rng.js';
 import { inSituTimes, sessionEndTimes } from './ask-times.js';
+import { goalTracking } from './goal-kernels.js';
 import {
   adversarial,
   alignmentAt,
   conceptName,
   explanationLevel,
   goalIntent,
-  goalTracking,
   habitRecall,
   personName,
   relationRecognition,

@@ -4,7 +4,8 @@
  * evidence slots before it and, for multiple choice, three distractors wrong at that time.
  */
 export { type BuildQaOptions, buildQaTargets } from './build-qa.js';
-export { explanationLevel, GOAL_STATUS_ANSWERS, relationshipTrend, TRAIT_STYLES } from './life-kernels.js';
+export { GOAL_OUTCOME_ANSWERS, GOAL_STATUS_ANSWERS } from './goal-kernels.js';
+export { explanationLevel, relationshipTrend, TRAIT_STYLES } from './life-kernels.js';
 export { formatDate } from './locomo-kernels.js';
 export { chainText, slotTopic } from './preference-kernels.js';
 export {

@@ -1,7 +1,7 @@
 import { CONCEPT_NAMES, GOALS, HABITS, PERSON_NAMES, RELATIONS } from '../plan/catalogue/life-catalogue.js';
 import { OBJECT_COLORS } from '../plan/images/palette.js';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../schemas/common.js';
-import type { Goal, Person, VisualConcept } from '../schemas/plan.js';
+import type { Person, VisualConcept } from '../schemas/plan.js';
 import { ask, isoAt, type Kernel, type QaContext, slotsBefore } from './qa-context.js';
 
 /** English plural of an object name ("gift box" → "gift boxes", "strawberry" → "strawberries"). */
@@ -15,19 +15,6 @@ const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slic
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** The colour names images are described with (the built-in pool's palette). */
 const COLOURS = Object.keys(OBJECT_COLORS);
-
-/**
- * Labels of goal states, as long-term goal tracking answers them. Their length says nothing of
- * how often each is right: the longest belongs to the rarest gold (a plan not yet begun), not to
- * "not said", which most users' goals have at some point.
- */
-export const GOAL_STATUS_ANSWERS: Record<Goal['states'][number]['status'], string> = {
-  planned: 'Still planning it, not started yet',
-  in_progress: 'In progress',
-  achieved: 'Achieved it',
-  abandoned: 'Gave it up',
-  unknown: 'I have not told you yet',
-};
 
 /** Answer levels for tiered explanation delivery, one per kind of schooling: every option can be the gold. */
 export const EXPLANATION_LEVELS = [
@@ -297,30 +284,6 @@ export const goalIntent: Kernel = (context, time) => {
     topic: 'studyConsultation',
     // Without options, every goal the user told of answers it.
     ...(goals.length > 1 ? { openable: false } : {}),
-  };
-};
-
-export const goalTracking: Kernel = (context, time) => {
-  const goals = withSlots(context, context.plan.goals, time);
-  if (goals.length === 0) return null;
-  const statusOf = (goal: (typeof goals)[number]) =>
-    goal.states.filter((state) => state.time <= isoAt(time)).pop()?.status ?? 'unknown';
-  // A status first, then a goal in it: no status answers most questions (a picker that always
-  // says "Unknown" would otherwise beat chance without knowing the user).
-  const status = context.rng.pick([...new Set(goals.map(statusOf))]);
-  const goal = context.rng.pick(goals.filter((g) => statusOf(g) === status));
-  const answer = GOAL_STATUS_ANSWERS[status];
-  return {
-    question: ask(
-      context,
-      `How is my plan to ${goal.description} going?`,
-      `Where am I with my plan to ${goal.description}?`,
-    ),
-    answer,
-    distractors: Object.values(GOAL_STATUS_ANSWERS).filter((text) => text !== answer),
-    evidence: slotsBefore(context, goal.id, time),
-    retrievalKeywords: [...goal.keywords],
-    unanswerable: status === 'unknown',
   };
 };
 

@@ -34,6 +34,8 @@ const STATE_CUES: Readonly<Record<string, RegExp>> = {
   'In progress': /\b(in progress|started|in the middle|coming along|going slowly)\b/i,
   'Achieved it': /\b(achieved|did it|managed to)\b/i,
   'Gave it up': /\b(gave up|given up)\b/i,
+  'Yes, I got it done': /\b(achieved|did it|managed to)\b/i,
+  'No, I gave it up': /\b(gave up|given up)\b/i,
   'We have grown closer': /\b(closer)\b/i,
   'We have drifted apart': /\b(drifted apart|not feel as close)\b/i,
 };

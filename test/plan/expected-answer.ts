@@ -229,17 +229,33 @@ export function checkAnswer(plan: UserPlan, qa: QaTarget): string | null {
       return habit === undefined ? 'habit not active' : expect(activity(habit.description));
     }
     case 'long_term_goal_tracking': {
-      const status = state.goals.get(last?.refId ?? '') ?? 'unknown';
+      // The latest status the user reported, as the last evidence turn's plan statement says it.
+      const reported = /is (planned|in progress|achieved|abandoned)$/.exec(last?.statement ?? '')?.[1];
+      if (/\bever\b/.test(qa.question)) {
+        // "Did I ever see it through?": done, given up, not said yet, or a plan never named.
+        if (last === undefined)
+          return qa.unanswerable && !plan.goals.some((goal) => qa.question.includes(goal.description))
+            ? expect('I have never mentioned such a plan')
+            : 'an outcome question about a named plan without evidence';
+        const outcome =
+          reported === 'achieved'
+            ? 'Yes, I got it done'
+            : reported === 'abandoned'
+              ? 'No, I gave it up'
+              : 'I never said how it ended';
+        if (qa.unanswerable !== (outcome === 'I never said how it ended'))
+          return 'unanswerable flag disagrees with the outcome';
+        return expect(outcome);
+      }
       const labels: Record<string, string> = {
         planned: 'Still planning it, not started yet',
-        in_progress: 'In progress',
+        'in progress': 'In progress',
         achieved: 'Achieved it',
         abandoned: 'Gave it up',
-        unknown: 'I have not told you yet',
       };
-      if (qa.unanswerable !== (status === 'unknown'))
-        return 'unanswerable flag disagrees with the goal state';
-      return expect(labels[status] as string);
+      if (reported === undefined) return 'no goal status reported';
+      if (qa.unanswerable) return 'a progress question is answerable';
+      return expect(labels[reported] as string);
     }
     case 'relationship_recognition': {
       const person = plan.people.find((p) => p.id === last?.refId);

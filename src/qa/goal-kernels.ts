@@ -1,0 +1,100 @@
+import { GOALS } from '../plan/catalogue/life-catalogue.js';
+import type { Goal } from '../schemas/plan.js';
+import { ask, isoAt, type Kernel, type QaContext, slotsBefore } from './qa-context.js';
+
+type Reported = Exclude<Goal['states'][number]['status'], 'unknown'>;
+
+/**
+ * "How is my plan going?": the latest status the user reported. The label's length says nothing
+ * of how often it is right (the longest belongs to a plan not yet begun, a rarer gold).
+ */
+export const GOAL_STATUS_ANSWERS: Record<Reported, string> = {
+  planned: 'Still planning it, not started yet',
+  in_progress: 'In progress',
+  achieved: 'Achieved it',
+  abandoned: 'Gave it up',
+};
+
+/**
+ * "Did I ever see my plan through?" (Persona-MME's "did we ever complete it?" → "It's unknown"):
+ * done, given up, no outcome said yet (a plan last reported as planned or under way), or a plan
+ * the user never had.
+ */
+export const GOAL_OUTCOME_ANSWERS = {
+  achieved: 'Yes, I got it done',
+  abandoned: 'No, I gave it up',
+  open: 'I never said how it ended',
+  none: 'I have never mentioned such a plan',
+} as const;
+type Outcome = keyof typeof GOAL_OUTCOME_ANSWERS;
+
+/** The latest status the user reported by `time` (a plan's "no progress shared" marker is no report). */
+export function reportedStatus(goal: Goal, time: number): Reported {
+  const reported = goal.states.filter((state) => state.time <= isoAt(time) && state.status !== 'unknown');
+  return (reported.pop()?.status ?? 'planned') as Reported;
+}
+
+/** The outcome a "did I ever …" question has for a goal: done, given up, or not said. */
+export function goalOutcome(goal: Goal, time: number): Exclude<Outcome, 'none'> {
+  const status = reportedStatus(goal, time);
+  return status === 'achieved' || status === 'abandoned' ? status : 'open';
+}
+
+/** Catalogue goals the user has not had nor named before `time` (for "such a plan" questions). */
+function strangerGoals(context: QaContext, time: number): string[] {
+  return GOALS.filter(
+    (spec) =>
+      !context.plan.goals.some((goal) => goal.description === spec.description) &&
+      spec.keywords.every(
+        (word) => (context.keywordSince.get(word.toLowerCase()) ?? '\uffff') >= isoAt(time),
+      ),
+  ).map((spec) => spec.description);
+}
+
+/**
+ * Long-term goal tracking in two forms, half each: the progress ("how is it going?", the latest
+ * status reported) and the outcome ("did I ever see it through?", unknown while no end was said).
+ * An answer is drawn before a goal with it, so no option answers most questions of the task.
+ */
+export const goalTracking: Kernel = (context, time) => {
+  const goals = context.plan.goals.filter((goal) => slotsBefore(context, goal.id, time).length > 0);
+  if (goals.length === 0) return null;
+  if (context.rng.chance(0.5)) {
+    const status = context.rng.pick([...new Set(goals.map((goal) => reportedStatus(goal, time)))]);
+    const goal = context.rng.pick(goals.filter((g) => reportedStatus(g, time) === status));
+    const answer = GOAL_STATUS_ANSWERS[status];
+    return {
+      question: ask(
+        context,
+        `How is my plan to ${goal.description} going?`,
+        `Where am I with my plan to ${goal.description}?`,
+      ),
+      answer,
+      distractors: Object.values(GOAL_STATUS_ANSWERS).filter((text) => text !== answer),
+      evidence: slotsBefore(context, goal.id, time),
+      retrievalKeywords: [...goal.keywords],
+    };
+  }
+  const strangers = strangerGoals(context, time);
+  // About one outcome question in six is about a plan never named: that option is no dead one.
+  const outcome: Outcome =
+    strangers.length > 0 && context.rng.chance(1 / 6)
+      ? 'none'
+      : context.rng.pick([...new Set(goals.map((goal) => goalOutcome(goal, time)))]);
+  const goal =
+    outcome === 'none' ? null : context.rng.pick(goals.filter((g) => goalOutcome(g, time) === outcome));
+  const description = goal?.description ?? context.rng.pick(strangers);
+  const answer = GOAL_OUTCOME_ANSWERS[outcome];
+  return {
+    question: ask(
+      context,
+      `Did I ever see my plan to ${description} through?`,
+      `Did my plan to ${description} ever get done?`,
+    ),
+    answer,
+    distractors: Object.values(GOAL_OUTCOME_ANSWERS).filter((text) => text !== answer),
+    evidence: goal === null ? [] : slotsBefore(context, goal.id, time),
+    retrievalKeywords: goal === null ? [description] : [...goal.keywords],
+    ...(outcome === 'open' || outcome === 'none' ? { unanswerable: true } : {}),
+  };
+};
