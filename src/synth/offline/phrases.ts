@@ -62,7 +62,7 @@ export const SLOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
     '{kwItem} {does} not bother me any more - {dayTime} it was actually fine',
     'I no longer mind {kwItem}, [funny how that goes|who knew]',
   ],
-  driftFromLike: ['I used to [love|be into|enjoy] {prev}', 'I am done with {prev} these days'],
+  driftFromLike: ['I used to [love|be into|enjoy] {prev}', 'I have gone off {prev}'],
   driftFromDislike: ['I used to [avoid|dislike] {prev}', 'I used to steer clear of {prev}'],
   driftToLike: ['these days I really enjoy {kwItem}', 'now I love {kwItem}', 'lately I am into {kwItem}'],
   driftToDislike: ['these days I cannot stand {kwItem}', 'now I avoid {kwItem}', 'lately I dislike {kwItem}'],
