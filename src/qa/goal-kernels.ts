@@ -32,7 +32,9 @@ type Outcome = keyof typeof GOAL_OUTCOME_ANSWERS;
  * How much likelier an answer is drawn than the commonest among those a user's plans allow. The
  * planner starts every plan (planned or under way), carries few on, ends 7 in 10 of those
  * achieved and 3 given up: without weights "in progress" and "not said" would answer most
- * questions of their form, "gave it up" hardly any (test/qa/goal-tracking.test.ts measures it).
+ * questions of their form, "gave it up" hardly any. A plan never named is always at hand (each
+ * such question is new, where a named plan's repeat is drawn again), so it weighs half.
+ * test/qa/goal-tracking.test.ts measures the mix.
  */
 const STATUS_WEIGHTS: Record<Reported, number> = {
   in_progress: 1,
@@ -40,7 +42,7 @@ const STATUS_WEIGHTS: Record<Reported, number> = {
   achieved: 1.5,
   abandoned: 4,
 };
-const OUTCOME_WEIGHTS: Record<Exclude<Outcome, 'none'>, number> = { open: 1, achieved: 1, abandoned: 3 };
+const OUTCOME_WEIGHTS: Record<Outcome, number> = { open: 1, none: 0.5, achieved: 1, abandoned: 3 };
 
 function rarerFirst<T extends string>(
   context: QaContext,
@@ -83,16 +85,16 @@ export const goalTracking: Kernel = (context, time) => {
   const goals = context.plan.goals.filter((goal) => slotsBefore(context, goal.id, time).length > 0);
   if (goals.length === 0) return null;
   const outcomes = new Set(goals.map((goal) => goalOutcome(goal, time)));
-  const ended = [...outcomes].filter((outcome) => outcome !== 'open');
-  // The outcome is asked of a user some of whose plans ended, half the time: "not said", the
-  // outcome of every plan still open, would otherwise answer most outcome questions.
-  if (ended.length === 0 || context.rng.chance(0.5)) return progressQuestion(context, time, goals);
+  // Half the questions ask the outcome: of a plan that ended, one still open ("not said") or one
+  // never named, an answer drawn first (the rarer ends likelier) and then a plan with it.
+  if (context.rng.chance(0.5)) return progressQuestion(context, time, goals);
   const strangers = strangerGoals(context, time);
-  // About one outcome question in six is about a plan never named: that option is no dead one.
-  const outcome: Outcome =
-    strangers.length > 0 && context.rng.chance(1 / 6)
-      ? 'none'
-      : rarerFirst(context, [...outcomes], OUTCOME_WEIGHTS);
+  // A plan never named is one of the answers too (that option is no dead one).
+  const outcome = rarerFirst(
+    context,
+    [...outcomes, ...(strangers.length > 0 ? ['none' as const] : [])],
+    OUTCOME_WEIGHTS,
+  );
   const goal =
     outcome === 'none' ? null : context.rng.pick(goals.filter((g) => goalOutcome(g, time) === outcome));
   const description = goal?.description ?? context.rng.pick(strangers);
