@@ -3,7 +3,7 @@
  * preference, and one with no misstatement to correct. Both are for the `correction_scope` rule.
  */
 import type { UserBundle } from '../../src/validate/types.js';
-import type { Defect } from './defects.js';
+import type { Defect } from './types.js';
 
 const turn = (bundle: UserBundle, s: number, t: number) => bundle.dialogue.sessions[s]!.turns[t]!;
 

@@ -3,7 +3,7 @@
  * messages do not support (read from several messages, graded), photo descriptions the photo
  * contradicts, visual distractors true of another photo.
  */
-import type { Defect } from './defects.js';
+import type { Defect } from './types.js';
 
 export const LABEL_DEFECTS: Defect[] = [
   {

@@ -5,7 +5,7 @@
  */
 import type { EpisodicEntry, ProceduralEntry } from '../../src/schemas/memory.js';
 import type { CoreMemory } from '../../src/schemas/persona.js';
-import type { Defect } from './defects.js';
+import type { Defect } from './types.js';
 
 const sessionTrace = (b: Parameters<Defect['apply']>[0], task: string) =>
   b.memory!.traces.find((t) => t.task === task && t.sessionIndex === 0)!;

@@ -4,7 +4,7 @@
  */
 import type { Preference } from '../../src/schemas/plan.js';
 import type { UserBundle } from '../../src/validate/types.js';
-import type { Defect } from './defects.js';
+import type { Defect } from './types.js';
 
 const userTurns = (b: UserBundle) =>
   b.dialogue.sessions.flatMap((s) => s.turns).filter((t) => t.speaker === 'user');
