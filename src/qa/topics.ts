@@ -15,7 +15,7 @@ const ASKED_TOPICS: Readonly<Record<string, string>> = {
   smoothie: 'smoothies',
   delivery: 'food delivery',
   beach: 'beach trips',
-  japan: 'Japan',
+  japan: 'trips to Japan',
   train: 'train travel',
   cruise: 'cruises',
   solo: 'solo or group travel',
