@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCOMO_CATEGORIES, loadEvalSet } from '../../src/eval/index.js';
 import { BIN, runCli } from '../support/cli.js';
+import { fakeModelArgs } from '../support/fake-llm.js';
 import { copySharedRun } from '../support/shared-run.js';
 
 /**
@@ -58,7 +59,7 @@ async function oracle(set: string, rate: number, latencyMs = 0): Promise<string>
 }
 
 const evaluate = (set: string, out: string, url: string, extra: string[] = []) =>
-  runCli(work, ['eval', set, '--out', out, '--llm-base-url', url, '--llm-model', 'fake', ...extra]);
+  runCli(work, ['eval', set, '--out', out, ...fakeModelArgs(url), ...extra]);
 
 const summaryOf = async (out: string) =>
   JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as {
@@ -162,19 +163,7 @@ describe('persona-forge eval against an oracle model', () => {
     const out = join(work, 'resume');
     const child = spawn(
       process.execPath,
-      [
-        BIN,
-        'eval',
-        evalDir,
-        '--out',
-        out,
-        '--llm-base-url',
-        url,
-        '--llm-model',
-        'fake',
-        '--concurrency',
-        '2',
-      ],
+      [BIN, 'eval', evalDir, '--out', out, ...fakeModelArgs(url), '--concurrency', '2'],
       {
         cwd: work,
         stdio: 'ignore',

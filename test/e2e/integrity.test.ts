@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeUserMemoryRecord } from '../../src/schemas/memory-record-codec.js';
 import { runCli } from '../support/cli.js';
+import { fakeModelArgs } from '../support/fake-llm.js';
 import { runDataText } from '../support/run-data.js';
 import { copySharedRun, sharedRun } from '../support/shared-run.js';
 
@@ -157,10 +158,7 @@ describe('LLM faults never become silent gaps', () => {
       small,
       '--out',
       out,
-      '--llm-base-url',
-      `http://127.0.0.1:${port}/v1`,
-      '--llm-model',
-      'fake',
+      ...fakeModelArgs(`http://127.0.0.1:${port}/v1`),
       '--seed',
       '5',
     ];
@@ -186,16 +184,7 @@ describe('LLM faults never become silent gaps', () => {
     const healthy = await startFakeLlmServer({});
     try {
       const out = join(work, 'teacher');
-      const args = (url: string) => [
-        'run',
-        small,
-        '--out',
-        out,
-        '--llm-base-url',
-        url,
-        '--llm-model',
-        'fake',
-      ];
+      const args = (url: string) => ['run', small, '--out', out, ...fakeModelArgs(url)];
       const first = await pf(args(broken.url));
       expect(first.code).toBe(3);
       expect(first.stderr).toMatch(/no records left after memory/);
@@ -210,21 +199,9 @@ describe('LLM faults never become silent gaps', () => {
       }
       // The endpoint is fixed: the same command retries those users and ends complete.
       const clean = join(work, 'teacher-clean');
-      expect(
-        (
-          await pf([
-            'run',
-            small,
-            '--out',
-            clean,
-            '--llm-base-url',
-            healthy.url,
-            '--llm-model',
-            'fake',
-            '--quiet',
-          ])
-        ).code,
-      ).toBe(0);
+      expect((await pf(['run', small, '--out', clean, ...fakeModelArgs(healthy.url), '--quiet'])).code).toBe(
+        0,
+      );
       expect((await pf([...args(healthy.url), '--quiet'])).code).toBe(0);
       expect(await readFile(join(out, 'quarantine.jsonl'), 'utf8')).toBe('');
       const memory = (await readFile(join(out, 'memory/memory.jsonl'), 'utf8')).trim().split('\n');
@@ -244,18 +221,7 @@ describe('LLM faults never become silent gaps', () => {
       const strict = join(work, 'strict-teacher.yaml');
       await writeFile(strict, `extends: ${small}\nmemory:\n  teacherOnFailure: fail\n`);
       const out = join(work, 'teacher-fail');
-      const args = (url: string) => [
-        'run',
-        strict,
-        '--out',
-        out,
-        '--llm-base-url',
-        url,
-        '--llm-model',
-        'fake',
-        '--seed',
-        '9',
-      ];
+      const args = (url: string) => ['run', strict, '--out', out, ...fakeModelArgs(url), '--seed', '9'];
       const stopped = await pf(args(broken.url));
       expect(stopped.code).toBe(1);
       expect(stopped.stderr).toMatch(/user \S+: the teacher gave no valid answer .*semantic_write/);
@@ -291,10 +257,7 @@ describe('every LLM fault profile', () => {
         small,
         '--out',
         dir,
-        '--llm-base-url',
-        url,
-        '--llm-model',
-        'fake',
+        ...fakeModelArgs(url),
         '--seed',
         '13',
         '--quiet',

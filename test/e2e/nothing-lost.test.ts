@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { runCli } from '../support/cli.js';
+import { fakeModelArgs } from '../support/fake-llm.js';
 import { runDataText } from '../support/run-data.js';
 
 /**
@@ -117,17 +118,7 @@ describe('--budget-usd reached while the memory teacher is asking', () => {
 });
 
 /** `run` of the small pipeline against a model at `url`, into `out`. */
-const online = (url: string, out: string) => [
-  'run',
-  small,
-  '--out',
-  out,
-  '--llm-base-url',
-  url,
-  '--llm-model',
-  'fake',
-  '--quiet',
-];
+const online = (url: string, out: string) => ['run', small, '--out', out, ...fakeModelArgs(url), '--quiet'];
 
 describe('model faults and throttling, against one unfaulted run', () => {
   let healthy: FakeLlmServer;

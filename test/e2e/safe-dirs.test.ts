@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { BIN, runCli } from '../support/cli.js';
+import { fakeModelArgs } from '../support/fake-llm.js';
 import { copySharedRun, sharedRun } from '../support/shared-run.js';
 
 /** Output folders through the shipped binary: never a user's files swept, never a lock left behind. */
@@ -95,17 +96,7 @@ describe('the run lock', () => {
       const server = await startFakeLlmServer({ latencyMs: 40 });
       try {
         const out = join(work, `signal-${signal}`);
-        const args = [
-          'run',
-          small,
-          '--out',
-          out,
-          '--llm-base-url',
-          server.url,
-          '--llm-model',
-          'fake',
-          '--quiet',
-        ];
+        const args = ['run', small, '--out', out, ...fakeModelArgs(server.url), '--quiet'];
         const clean = join(work, `signal-${signal}-clean`);
         expect(
           (

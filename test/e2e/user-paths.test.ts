@@ -6,6 +6,7 @@ import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { runCli, runFiles } from '../support/cli.js';
+import { fakeModelArgs } from '../support/fake-llm.js';
 import { copySharedRun, sharedRun } from '../support/shared-run.js';
 
 /** User paths through the shipped binary: empty results, seed changes, `--json`, closed pipes. */
@@ -40,16 +41,7 @@ describe('a stage that ends with nothing left', () => {
 
   it('exits 3 with the reason, no stack trace, every user in quarantine.jsonl, report-less manifest marked empty', async () => {
     const out = join(work, 'empty');
-    const result = await pf([
-      'run',
-      small,
-      '--out',
-      out,
-      '--llm-base-url',
-      server.url,
-      '--llm-model',
-      'fake',
-    ]);
+    const result = await pf(['run', small, '--out', out, ...fakeModelArgs(server.url)]);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(
       /no records left after synth: 6 of 6 quarantined — see quarantine\.jsonl \(top reasons: .*realizer returned missing or empty turns/,
@@ -76,10 +68,7 @@ describe('a stage that ends with nothing left', () => {
       '--out',
       join(work, 'empty-json'),
       '--json',
-      '--llm-base-url',
-      server.url,
-      '--llm-model',
-      'fake',
+      ...fakeModelArgs(server.url),
     ]);
     expect(json.code).toBe(3);
     const events = json.stdout
