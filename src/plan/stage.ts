@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { enrichPersona, type SampledUser, samplePersonas } from '../persona/index.js';
 import type { MapStage, StageContext } from '../pipeline/types.js';
-import { EXPLANATION_LEVELS, explanationLevel } from '../qa/life-kernels.js';
+import { explanationShares } from '../qa/index.js';
 import type { PipelineConfig } from '../schemas/pipeline.js';
 import { type ImageRef, UserPlan } from '../schemas/plan.js';
 import { resolvePlanSettings } from '../schemas/plan-config.js';
@@ -101,22 +101,3 @@ export const planStage: MapStage<UserPlan> = {
     );
   },
 };
-
-/**
- * The share of each explanation level's users a tiered-explanation question is asked of: the
- * rarest level's count over each level's, so the asked levels come out even (a question-only
- * reader gains nothing from the corpus's education mix). Unknown educations count for nothing.
- *
- * @example explanationShares(['doctorate', 'doctorate', 'secondary school'])['A detailed, technical explanation'] // 0.5
- */
-export function explanationShares(educations: readonly string[]): Record<string, number> {
-  const counts = new Map<string, number>(EXPLANATION_LEVELS.map((level) => [level, 0]));
-  for (const education of educations)
-    if (education.trim() !== '' && !/unknown/i.test(education)) {
-      const level = explanationLevel(education);
-      counts.set(level, (counts.get(level) ?? 0) + 1);
-    }
-  const present = [...counts.values()].filter((n) => n > 0);
-  const least = present.length === 0 ? 0 : Math.min(...present);
-  return Object.fromEntries([...counts].map(([level, n]) => [level, n === 0 ? 1 : least / n]));
-}

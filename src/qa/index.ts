@@ -4,8 +4,9 @@
  * evidence slots before it and, for multiple choice, three distractors wrong at that time.
  */
 export { type BuildQaOptions, buildQaTargets } from './build-qa.js';
+export { explanationShares } from './explanation-shares.js';
 export { GOAL_OUTCOME_ANSWERS, GOAL_STATUS_ANSWERS } from './goal-kernels.js';
-export { explanationLevel, relationshipTrend, TRAIT_STYLES } from './life-kernels.js';
+export { EXPLANATION_LEVELS, explanationLevel, relationshipTrend, TRAIT_STYLES } from './life-kernels.js';
 export { formatDate } from './locomo-kernels.js';
 export { chainText, slotTopic } from './preference-kernels.js';
 export {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildUserPlan } from '../../src/plan/build-user-plan.js';
-import { explanationShares } from '../../src/plan/stage.js';
-import { EXPLANATION_LEVELS, explanationLevel } from '../../src/qa/life-kernels.js';
+import { EXPLANATION_LEVELS, explanationLevel, explanationShares } from '../../src/qa/index.js';
 import type { UserPlan } from '../../src/schemas/plan.js';
 import { fixtureImages, fixtureUsers } from '../plan/fixtures.js';
 
