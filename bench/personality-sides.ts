@@ -8,6 +8,11 @@
  *
  * The votes shown are those of the reader as it is now; --reread also scores each window with it
  * instead of taking the run's gold (to see a reader change on an old run).
+ *
+ * `planted` measures the other way (offline runs only): windows whose messages hold two or more
+ * style sentences of one trait side more than of the other (the writer's own banks, used here
+ * only to find what was written, never to label), and how many of them the target grades on that
+ * side. What is left is evidence a careful annotator reads and the reader does not.
  */
 import { readFileSync } from 'node:fs';
 import { parseSentences } from '../src/memory/gold/personality-parse.js';
@@ -83,6 +88,20 @@ for (const line of readFileSync(`${dir}/dialogues/dialogues.jsonl`, 'utf8').spli
     }
 }
 
+/** A style bank's trait and side ("neuroticHigh" → neuroticism, +1). */
+const BANK_TRAITS: Record<string, (typeof BIG_FIVE_TRAITS)[number]> = {
+  extravert: 'extraversion',
+  neurotic: 'neuroticism',
+  agreeable: 'agreeableness',
+  open: 'openness',
+  conscientious: 'conscientiousness',
+};
+const bankSide = (bank: string) => ({
+  trait: BANK_TRAITS[bank.replace(/(High|Low)$/, '')]!,
+  side: bank.endsWith('High') ? 1 : -1,
+});
+const planted = { windows: 0, graded: 0, byTrait: {} as Record<string, [number, number]> };
+
 const tally: Record<string, number> = {};
 const byWord: Record<string, number> = {};
 let scored = 0;
@@ -109,6 +128,26 @@ for (const line of readFileSync(`${dir}/memory/memory.jsonl`, 'utf8').split('\n'
       .slice(-PERSONALITY_WINDOW);
     const profile = index.personalityAt(trace.time);
     const gold = reread ? scoresOf(inferPersonality(messages)) : trace.gold.value;
+    const net: Record<string, number> = {};
+    for (const message of messages) {
+      const banks = new Set(parseSentences(message).map((s) => bankOf(s.map((w) => w.lower).join(' '))));
+      const sides = new Map<string, number>();
+      for (const bank of banks) if (bank !== null) sides.set(bankSide(bank).trait, bankSide(bank).side);
+      for (const [trait, side] of sides) net[trait] = (net[trait] ?? 0) + side;
+    }
+    for (const [trait, n] of Object.entries(net)) {
+      if (Math.abs(n) < 2) continue;
+      const key = `${trait}${n > 0 ? '+' : '-'}`;
+      const row = planted.byTrait[key] ?? [0, 0];
+      planted.byTrait[key] = row;
+      const on = Math.sign(((gold as Record<string, number>)[trait] ?? 3) - 3) === Math.sign(n);
+      planted.windows++;
+      row[1]++;
+      if (on) {
+        planted.graded++;
+        row[0]++;
+      }
+    }
     for (const trait of BIG_FIVE_TRAITS) {
       const score = gold[trait]!;
       if (score === 3) continue;
@@ -154,6 +193,14 @@ console.log(
       rate: Math.round((1000 * wrong) / scored) / 10,
       bySource: top(tally),
       byWord: top(byWord),
+      planted: {
+        windows: planted.windows,
+        gradedOnThatSide: planted.graded,
+        share: Math.round((1000 * planted.graded) / Math.max(1, planted.windows)) / 10,
+        byTraitSide: Object.fromEntries(
+          Object.entries(planted.byTrait).map(([key, [on, all]]) => [key, `${on}/${all}`]),
+        ),
+      },
     },
     null,
     1,
