@@ -28,14 +28,18 @@ import type { RuleFailure, RuleOptions, UserIndex } from './types.js';
 
 const PLAN_LABELS = ['people in my life', 'how i have been feeling', 'preferences:', 'goals:'];
 
+const ACHIEVED = /\b(achieved|did it|managed to)\b/i;
+const ABANDONED = /\b(gave up|given up)\b/i;
+
 /** What the evidence of a state question must say for its answer to be supported. */
 const STATE_CUES: Readonly<Record<string, RegExp>> = {
   'Still planning it, not started yet': /\b(plan|planning|not started|have not begun|not started yet)\b/i,
   'In progress': /\b(in progress|started|in the middle|coming along|going slowly)\b/i,
-  'Achieved it': /\b(achieved|did it|managed to)\b/i,
-  'Gave it up': /\b(gave up|given up)\b/i,
-  'Yes, I got it done': /\b(achieved|did it|managed to)\b/i,
-  'No, I gave it up': /\b(gave up|given up)\b/i,
+  // The progress form ("Achieved it") and the outcome form ("Yes, I got it done") of one status.
+  'Achieved it': ACHIEVED,
+  'Gave it up': ABANDONED,
+  'Yes, I got it done': ACHIEVED,
+  'No, I gave it up': ABANDONED,
   'We have grown closer': /\b(closer)\b/i,
   'We have drifted apart': /\b(drifted apart|not feel as close)\b/i,
 };
