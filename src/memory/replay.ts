@@ -32,7 +32,7 @@ import {
   formatSemanticDecision,
 } from './gold/targets.js';
 import { askTeacher, type TeacherContext, teacherClient } from './gold/teacher.js';
-import { askSpanTeacher, type SpanItem, type SpanState } from './gold/teacher-span.js';
+import { askSpanTeacher, PERSONALITY_CONTEXT_TURNS, type SpanItem, type SpanState } from './gold/teacher-span.js';
 import { goldTreeOps, initialTreeValues } from './gold/tree-gold.js';
 import { describePersonality } from './persona/pem.js';
 import { createPersonaMemory, type MemoryConfigInput } from './persona/persona-memory.js';
@@ -59,8 +59,6 @@ export interface ReplayOptions {
   personalityTargets?: ReadonlyMap<string, BigFive> | null;
 }
 
-/** Turns of context a personality-inference step shows (and reads its user messages from): five rounds. */
-const PERSONALITY_CONTEXT_TURNS = 10;
 
 const traceTurn = (turn: Turn): TraceTurn => ({
   id: turn.id,

@@ -7,8 +7,10 @@ import type { BigFiveTrait } from '../../src/schemas/common.js';
  *
  * Every sentence was written fresh, apart from the reader and from every phrase bank, cue list
  * and paraphrase set it was built or tuned with, and before the reader's change of 2026-11-28.
- * Nothing here may be copied into those sources; the set only measures how the reader carries
- * over to wording it has never seen.
+ * Nothing here may be copied into those sources. The reader's frames (2026-11-28) were then
+ * widened after reading this set's misses (constructions, not its sentences), so it no longer
+ * measures unseen wording: ./personality-model-turns.ts, written after that and read by no change,
+ * does.
  */
 export const HELDOUT_SHOWS: Record<`${BigFiveTrait}${'+' | '-'}`, readonly string[]> = {
   'extraversion+': [

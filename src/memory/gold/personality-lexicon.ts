@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import { stemmer } from 'stemmer';
 import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../../schemas/common.js';
+import { personalityFrames } from './personality-frame-lexicon.js';
 import { parseSentences } from './personality-parse.js';
 
 /** One IPIP item as the package ships it. */
@@ -100,9 +101,15 @@ export function personalityCues(): ReadonlyMap<string, Cue> {
       votes.set(stem, set);
     }
   }
+  // A word the frame reader reads with the speaker's stance ("alone", "routine") shows nothing on its own.
+  const topics = new Set(
+    personalityFrames()
+      .filter((frame) => frame.kind === 'topic' && frame.words.length === 1)
+      .flatMap((frame) => frame.words[0]!.split('|').map(cueStem)),
+  );
   cues = new Map();
   for (const [stem, set] of votes) {
-    if (set.size !== 1) continue;
+    if (set.size !== 1 || topics.has(stem)) continue;
     const [trait, side] = [...set][0]!.split(':') as [BigFiveTrait, string];
     if (BIG_FIVE_TRAITS.includes(trait)) cues.set(stem, { trait, side: side === '1' ? 1 : -1 });
   }

@@ -14,8 +14,13 @@
  */
 import { createRequire } from 'node:module';
 import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../schemas/common.js';
+import { frameTriggers } from './personality-frame-lexicon.js';
+import { frameVotes, speakerDoes, subjectDropped } from './personality-frames.js';
 import { cueStem, personalityCues } from './personality-lexicon.js';
 import { type ParsedWord, parseSentences } from './personality-parse.js';
+import type { MessageReading, Vote } from './types.js';
+
+export type { MessageReading, Vote } from './types.js';
 
 /** Messages a target reads: the latest and the user's previous ones, up to this many. */
 export const PERSONALITY_WINDOW = 6;
@@ -27,12 +32,14 @@ const SELF = new Set(['i', 'me', 'my', 'myself']);
 /** Verbs that put a state on their subject: "I am / feel / get / become nervous". */
 const STATE_VERBS = new Set(['be', 'feel', 'get', 'become', 'seem']);
 const CONTENT = new Set(['NOUN', 'VERB', 'ADJ', 'ADV', 'PROPN']);
+/** States of the body, not of mood: "I am so tired" says nothing of neuroticism. */
+const BODILY = new Set(
+  `tired sick ill hurt exhausted sore hungry injured pain drained dead cold shattered knackered wiped sleepy worn
+  jetlagged achy allergic stuffed bloated dizzy nauseous sunburnt poorly`.split(/\s+/),
+);
 /** AFINN-165 word valences (−5…5), as the `sentiment` package ships them. */
 const AFINN = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
 const valence = (word: string): number => AFINN[word] ?? 0;
-
-/** One message's side per trait: 1 high, −1 low, 0 nothing shown. */
-export type MessageReading = Record<BigFiveTrait, 1 | -1 | 0>;
 
 /**
  * The verb that puts the state at token `i` on the speaker ("I [aux…] am/feel/get [adverb] <i>"),
@@ -40,7 +47,8 @@ export type MessageReading = Record<BigFiveTrait, 1 | -1 | 0>;
  */
 function selfStateVerb(tokens: readonly ParsedWord[], i: number): string | null {
   let at = i - 1;
-  if (tokens[at]?.pos === 'ADV') at--;
+  while (tokens[at]?.pos === 'ADV' || tokens[at]?.pos === 'PART') at--;
+  if (tokens[at]?.lower === 'me' && tokens[at - 1]?.lemma === 'make') return 'make';
   const verb = tokens[at]?.lemma ?? '';
   if (!STATE_VERBS.has(verb)) return null;
   at--;
@@ -64,26 +72,25 @@ const CLAUSE_STARTS = new Set(['PRON', 'VERB', 'AUX', 'ADJ']);
 function conditionScope(tokens: readonly ParsedWord[]): boolean[] {
   const inside: boolean[] = [];
   let open = false;
+  // A clause opening the sentence ends where the speaker starts the main one, comma or not:
+  // "when my sister was rude to me I forgave her", "if I feel anxious I eat chocolate".
+  let first = false;
+  let verbSeen = false;
   tokens.forEach((token, i) => {
     if (token.pos === 'PUNCT') open = false;
+    else if (open && first && verbSeen && token.lower === 'i') open = false;
     else {
       const next = tokens[i + 1]?.pos ?? '';
       const opens =
         CONDITIONS.has(token.lower) ||
         (CLAUSE_TIMES.has(token.lower) && CLAUSE_STARTS.has(next)) ||
         (token.lower === 'case' && tokens[i - 1]?.lower === 'in');
-      if (opens) open = true;
+      if (opens) [open, first, verbSeen] = [true, inside.every((was) => !was) && i <= 1, false];
+      else if (open && (token.pos === 'VERB' || token.pos === 'AUX')) verbSeen = true;
     }
     inside.push(open);
   });
   return inside;
-}
-
-/** One vote of a sentence: the trait, its side and the word that shows it. */
-export interface Vote {
-  trait: BigFiveTrait;
-  side: 1 | -1;
-  word: string;
 }
 
 /**
@@ -92,26 +99,33 @@ export interface Vote {
  * @example sentenceVotes(parseSentences('I worry about everything.')[0]!) // [{ trait: 'neuroticism', side: 1, word: 'worry' }]
  */
 export function sentenceVotes(tokens: readonly ParsedWord[]): Vote[] {
-  if (!tokens.some((token) => SELF.has(token.lower))) return [];
+  // A question asks ("how can I be less anxious?"); it tells nothing of the speaker.
+  if (tokens.some((token) => token.lower === '?')) return [];
+  if (!tokens.some((token) => SELF.has(token.lower)))
+    return subjectDropped(tokens) ? frameVotes(tokens, conditionScope(tokens)) : [];
   const cues = personalityCues();
   const condition = conditionScope(tokens);
   const votes: Vote[] = [];
   tokens.forEach((token, i) => {
-    if (!CONTENT.has(token.pos) || token.negated || condition[i]) return;
+    if (!CONTENT.has(token.pos) || condition[i]) return;
     const stem = cueStem(token.lemma);
     // A stem names its word, not a longer one it happens to start ("busi" is not "business").
     // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
     const cue = token.lemma.length <= stem.length + 3 ? cues.get(stem) : undefined;
-    if (cue !== undefined) votes.push({ ...cue, word: token.lower });
-    // "I am / feel / get <negative state>": a self-reported negative feeling (the speaker is its
-    // subject). "I am sorry for the questions" apologises (a social act, not a mood); "I feel sorry" is one.
+    // A cue is the speaker's when they are its subject: "my mum worries about everything" is hers.
+    if (cue !== undefined && !token.negated && speakerDoes(tokens, i))
+      votes.push({ ...cue, word: token.lower });
+    // "I am / feel / get <negative state>", "it made me <state>": a self-reported negative feeling;
+    // denied ("I wasn't bothered", "it didn't make me nervous") it shows calm. "I am sorry for the
+    // questions" apologises (a social act, not a mood); "I feel sorry" is one. A state of the body
+    // ("tired", "sick", "hurt") is no mood.
     if (token.pos !== 'ADJ' && token.pos !== 'VERB') return;
     const verb = selfStateVerb(tokens, i);
-    if (verb === null || valence(token.lower) >= 0) return;
+    if (verb === null || valence(token.lower) >= 0 || BODILY.has(token.lower)) return;
     if (token.lower === 'sorry' && verb === 'be') return;
-    votes.push({ trait: 'neuroticism', side: 1, word: token.lower });
+    votes.push({ trait: 'neuroticism', side: token.negated ? -1 : 1, word: token.lower });
   });
-  return votes;
+  return [...votes, ...frameVotes(tokens, condition)];
 }
 
 /** The votes of one sentence about the speaker, added to `net`. */
@@ -122,7 +136,8 @@ function readSentence(tokens: readonly ParsedWord[], net: Record<BigFiveTrait, n
 /** Words that put the next one out of play ("do not waste", "no rush"): a cue after them shows nothing. */
 const NEGATORS = new Set(['not', 'no', 'never', 't']);
 /** Forms of the verbs that put a state on the speaker ("I am / feel / get …"). */
-const STATE_FORM = /\b(?:i'm|am|was|been|feel|feeling|felt|get|getting|got|become|became|seem|seemed)\b/;
+const STATE_FORM =
+  /\b(?:i'm|am|was|been|feel|feeling|felt|get|getting|got|become|became|seem|seemed|make|makes|made)\b/;
 
 /**
  * True when the text could show a trait, so it is worth parsing: a cue word not right after a
@@ -131,13 +146,17 @@ const STATE_FORM = /\b(?:i'm|am|was|been|feel|feeling|felt|get|getting|got|becom
 function mayShow(text: string): boolean {
   const lower = text.toLowerCase();
   const words = lower.match(/[a-z]+/g) ?? [];
-  if (!words.some((word) => SELF.has(word))) return false;
+  const triggers = frameTriggers();
+  // A chat sentence may leave out its "I" ("spent the weekend hosting…"): the frames read those.
+  if (!words.some((word) => SELF.has(word))) return words.some((word) => triggers.has(cueStem(word)));
   const cues = personalityCues();
   const states = STATE_FORM.test(lower);
   return words.some(
     (word, i) =>
       word.length > 2 &&
-      ((states && valence(word) < 0) || (!NEGATORS.has(words[i - 1] ?? '') && cues.has(cueStem(word)))),
+      ((states && valence(word) < 0) ||
+        triggers.has(cueStem(word)) ||
+        (!NEGATORS.has(words[i - 1] ?? '') && cues.has(cueStem(word)))),
   );
 }
 

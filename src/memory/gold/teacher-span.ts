@@ -198,6 +198,9 @@ export async function askSpanTeacher(
   return failed.flat();
 }
 
+/** Turns of context a personality-inference step shows (and reads its user messages from): five rounds. */
+export const PERSONALITY_CONTEXT_TURNS = 10;
+
 const isTurnTask = (item: SpanItem) =>
   item.trace.task === 'semantic_write' || item.trace.task === 'personality_inference';
 
@@ -205,7 +208,9 @@ const isTurnTask = (item: SpanItem) =>
  * A long session in parts of at most `maxRounds` user turns, cut where a PersonaTree chunk ends
  * (else after an assistant reply), so a model's answer stays within its output limit. Each part
  * gets the tree as its first chunk found it; the session-end targets go with the last part, which
- * then shows the whole session when it asks for episodes.
+ * then shows the whole session when it asks for episodes. A later part also shows the
+ * {@link PERSONALITY_CONTEXT_TURNS} turns before it, the context a per-trace prompt shows (its
+ * first personality window reads them); it is asked only about its own turns.
  */
 function splitSpan(
   turns: TraceTurn[],
@@ -228,8 +233,11 @@ function splitSpan(
       rounds = 0;
     }
   });
+  let before = 0;
   return ranges.map((range, part) => {
     const indices = new Set(range.map((turn) => turn.index));
+    const context = turns.slice(Math.max(0, before - PERSONALITY_CONTEXT_TURNS), before);
+    before += range.length;
     const last = part === ranges.length - 1;
     const own = items.filter((item) =>
       isTurnTask(item) || item.trace.task === 'tree_ops' ? indices.has(indexOf(item.trace)) : last,
@@ -237,7 +245,11 @@ function splitSpan(
     const firstChunk = own.find((item) => item.trace.task === 'tree_ops');
     const tree = (firstChunk?.trace.input as { tree?: Record<string, string> } | undefined)?.tree;
     const whole = last && own.some((item) => item.trace.task === 'episodic_summary');
-    return { turns: whole ? turns : range, items: own, ...(part > 0 && tree !== undefined ? { tree } : {}) };
+    return {
+      turns: whole ? turns : [...context, ...range],
+      items: own,
+      ...(part > 0 && tree !== undefined ? { tree } : {}),
+    };
   });
 }
 
