@@ -32,7 +32,12 @@ import {
   formatSemanticDecision,
 } from './gold/targets.js';
 import { askTeacher, type TeacherContext, teacherClient } from './gold/teacher.js';
-import { askSpanTeacher, PERSONALITY_CONTEXT_TURNS, type SpanItem, type SpanState } from './gold/teacher-span.js';
+import {
+  askSpanTeacher,
+  PERSONALITY_CONTEXT_TURNS,
+  type SpanItem,
+  type SpanState,
+} from './gold/teacher-span.js';
 import { goldTreeOps, initialTreeValues } from './gold/tree-gold.js';
 import { describePersonality } from './persona/pem.js';
 import { createPersonaMemory, type MemoryConfigInput } from './persona/persona-memory.js';
@@ -58,7 +63,6 @@ export interface ReplayOptions {
   /** Personality targets by turn id a model read from model-written text (online-labels/); the offline reader for the rest. */
   personalityTargets?: ReadonlyMap<string, BigFive> | null;
 }
-
 
 const traceTurn = (turn: Turn): TraceTurn => ({
   id: turn.id,
