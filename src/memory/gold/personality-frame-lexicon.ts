@@ -9,7 +9,7 @@
  * (test/memory/personality-paraphrases.ts, test/memory/personality-heldout.ts).
  *
  * Entries are word sequences matched on a word or its lemma ("party" meets "parties", "keep"
- * meets "kept"): "a|b" is either word, "*" any one word, "?x" an optional word.
+ * meets "kept"): "a|b" is either word, "*" any one word, "**" up to three, "?x" an optional word.
  */
 import { stemmer } from 'stemmer';
 import type { BigFiveTrait } from '../../schemas/common.js';
@@ -22,11 +22,11 @@ type Spec = Partial<Record<`${BigFiveTrait}${Side}`, Partial<Record<Kind, string
 
 const SPEC: Spec = {
   'extraversion+': {
-    topic: `party; night out; nights out; go out; went out; going out; get-together; meetup; crowd; people; stranger; socialise|socialize|socialising|socializing;
+    topic: `party; with friends|mates|a group|the gang; chatting; night out; nights out; go out; went out; going out; get-together; meetup; crowd; people; stranger; socialise|socialize|socialising|socializing;
       small talk; conversation; mingle|mingling; centre|center of attention; spotlight; big group; big groups; big gathering; big gatherings;
       company of others; being around people`,
-    act: `meet|met new people; meeting new people; make|made ?new friends; chat|chatted|talk|talked with|to ?a ?total stranger|strangers;
-      talk|talked to everyone|everybody; invite|invited * over|round; invite|invited the whole; throw|threw a party;
+    act: `meet|met ** new people; meeting new people; make|made ?new friends; chat|chatted|talk|talked with|to ?a ?total stranger|strangers;
+      talk|talked to everyone|everybody; invite|invited ** over|round; invite|invited the whole; throw|threw a party;
       host|hosted * party|dinner|night; organise|organize|organised|organized * night|nights out; life of the party;
       the more the merrier; out with friends; host|hosted|hosting; out with a * group; first to say yes`,
     trait: `outgoing; sociable; extrovert; extravert; extroverted; extraverted; talkative; chatty; people person;
@@ -42,14 +42,15 @@ const SPEC: Spec = {
     act: `~panic|panicked; freak|freaked out; ~overthink|overthinking; lie|lay|lying awake; ~fret|fretting; dread|dreading;
       ~stress|stressed out; on edge; knot|knots in my stomach; my stomach knot|knots|churn|churns|churned; spiral|spiralling|spiraling|spiralled;
       imagine|imagining|imagined|assume|assuming|assumed|expect|expecting the worst; can|could not let it go; ~feel|feeling|felt down; mood|moods swing; mood swings; my mind race|races|raced|racing;
-      fall|falling|fell apart; ~lose|lost my temper; ~bad mood; ~get|gets|getting|got to me; ~rattle|rattles|rattled me;
-      ~faze|fazes|fazed me; ~bother|bothers|bothered me; ~wind|winds|wound up; knock|knocks|knocked me flat;
+      fall|falling|fell apart; ~lose|lost my temper; ~bad mood; get|gets|getting|got to me; rattle|rattles|rattled me;
+      faze|fazes|fazed me; bother|bothers|bothered me; ~wind|winds|wound up; knock|knocks|knocked me flat;
       ~calm down; can't|cannot sleep; couldn't sleep`,
     trait: `~anxious; ~nervous; ~tense; ~moody; ~irritable; ~touchy; ~insecure; ~jumpy; ~edgy; ~worrier; nervous wreck;
       ~neurotic; ~highly strung; ~high-strung; ~low`,
   },
   'neuroticism-': {
-    act: `stay|stayed|kept|keep|staying ?totally|completely|perfectly|pretty calm; keep|kept my cool; keep|kept my head;
+    act: `stay|stayed|kept|keep|staying ?totally|completely|perfectly|pretty calm; keep|kept my cool; nothing ?much ?really rattle|faze|bother|fluster|get;
+      rarely|hardly|seldom|never rattle|faze|bother|fluster|get to;
       no point|use stressing|worrying|panicking; roll|rolls|rolled off me; in my stride; shrug|shrugged; sleep|slept like a baby|log;
       at peace; at ease; go|went with the flow`,
     trait: `calm; relaxed; laid-back; laid back; easygoing; easy-going; chill; unflappable; even-tempered; composed;
@@ -99,9 +100,9 @@ const SPEC: Spec = {
   },
   'agreeableness-': {
     topic: `conflict; argument; arguments; confrontation; confrontations; fight; fights`,
-    act: `yell|yelled|shout|shouted|snap|snapped at; told * exactly what I thought; tell * exactly what I think;
+    act: `yell|yelled|shout|shouted|snap|snapped at; 
       piece of my mind; argue|argued with; hold|held a grudge; get|got back at; distrust; suffer fools; tell it like it is; not sugarcoat|sugarcoating; roll|rolled my eyes; serves * right; hang|hung up on;
-      not my problem|concern; told|tell * straight; could not care less;
+      not my problem|concern; told|tell * straight; told|tell ** exactly what I thought|think; could not care less;
       make|made|making fun of; no patience for|with; get|got my own way`,
     trait: `blunt; stubborn; rude; grumpy; cynical; selfish; impatient; hard to please`,
   },
