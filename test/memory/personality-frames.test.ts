@@ -35,6 +35,13 @@ describe('acts and self-descriptions', () => {
     expect(side('I panicked when my boss called me in.', 'neuroticism')).toBe(1);
     expect(side("I didn't panic at all when the flight was cancelled.", 'neuroticism')).toBe(-1);
     expect(side('Nothing much rattles me.', 'neuroticism')).toBe(-1);
+    expect(side('Things rarely rattle me, so I take it as it comes.', 'neuroticism')).toBe(-1);
+    // A thing that no longer bothers the speaker is a changed taste, not composure.
+    expect(side('Durian does not bother me any more, a colleague kept recommending it.', 'neuroticism')).toBe(
+      0,
+    );
+    // Positive emotions, a facet of extraversion.
+    expect(side('I am in such a great mood today.', 'extraversion')).toBe(1);
     expect(side('I keep forgetting to pay my bills.', 'conscientiousness')).toBe(-1);
   });
 
@@ -48,6 +55,8 @@ describe('acts and self-descriptions', () => {
     expect(side("I'm a bit of a loner, really.", 'extraversion')).toBe(-1);
     expect(side("I'm not very organised, if I'm honest.", 'conscientiousness')).toBe(-1);
     expect(side('My sister is so organised.', 'conscientiousness')).toBe(0);
+    expect(side('I can not get enough of a tidy minimalist home.', 'conscientiousness')).toBe(0);
+    expect(side('I have always loved budget travel.', 'conscientiousness')).toBe(0);
   });
 
   it('reads a chat sentence that leaves out its subject, not a request', () => {

@@ -28,7 +28,7 @@ const SPEC: Spec = {
     act: `meet|met ** new people; meeting new people; make|made ?new friends; chat|chatted|talk|talked with|to ?a ?total stranger|strangers;
       talk|talked to everyone|everybody; invite|invited ** over|round; invite|invited the whole; throw|threw a party;
       host|hosted * party|dinner|night; organise|organize|organised|organized * night|nights out; life of the party;
-      the more the merrier; out with friends; host|hosted|hosting; out with a * group; first to say yes`,
+      the more the merrier; in ** great|good|brilliant|fantastic|amazing|cheerful mood; out with friends; host|hosted|hosting; out with a * group; first to say yes`,
     trait: `outgoing; sociable; extrovert; extravert; extroverted; extraverted; talkative; chatty; people person;
       social butterfly; party animal; gregarious; bubbly`,
   },
@@ -50,7 +50,8 @@ const SPEC: Spec = {
   },
   'neuroticism-': {
     act: `stay|stayed|kept|keep|staying ?totally|completely|perfectly|pretty calm; keep|kept my cool; nothing ?much ?really rattle|faze|bother|fluster|get;
-      rarely|hardly|seldom|never rattle|faze|bother|fluster|get to;
+      rarely|hardly|seldom|never rattle|rattles|faze|fazes|bother|bothers|fluster|flusters; rarely|hardly|seldom|never get|gets to;
+      not get|got to me;
       no point|use stressing|worrying|panicking; roll|rolls|rolled off me; in my stride; shrug|shrugged; sleep|slept like a baby|log;
       at peace; at ease; go|went with the flow`,
     trait: `calm; relaxed; laid-back; laid back; easygoing; easy-going; chill; unflappable; even-tempered; composed;

@@ -3,7 +3,7 @@
  * words for and against, a preference turned around ("rather X than Y"), and which stance word
  * speaks for a topic (the nearest in its clause, with no other verb between).
  */
-import { CLAUSE_BREAKS, clausesOf, matchAt, negatedAt } from './personality-match.js';
+import { clausesOf, matchAt, negatedAt } from './personality-match.js';
 import type { ParsedWord } from './personality-parse.js';
 
 /** Stance words: for (+) or against (−) what the sentence is about. */
