@@ -90,8 +90,9 @@ describe('personality-inference targets are what a reader infers from several me
     expect(inferPersonality([plain, plain, anxious]).neuroticism.score).toBe(3);
     expect(inferPersonality([plain, anxious, plain, anxious]).neuroticism.score).toBe(4);
     expect(inferPersonality([anxious, anxious, anxious, anxious]).neuroticism.score).toBe(5);
+    // A denied worry is calm said twice: low neuroticism, not "no evidence".
     expect(inferPersonality(['I am not worried at all.', 'I am not worried at all.']).neuroticism.score).toBe(
-      3,
+      2,
     );
     expect(scoreFromCounts(3, 2)).toBe(3);
     expect(scoreFromCounts(0, 4)).toBe(1);
