@@ -43,6 +43,9 @@ describe('acts and self-descriptions', () => {
     // Positive emotions, a facet of extraversion.
     expect(side('I am in such a great mood today.', 'extraversion')).toBe(1);
     expect(side('I keep forgetting to pay my bills.', 'conscientiousness')).toBe(-1);
+    // "it" after a verb is its object: the speaker still does the act.
+    expect(side('I will probably sort it out at the last minute.', 'conscientiousness')).toBe(-1);
+    expect(side('I have not really planned anything yet.', 'conscientiousness')).toBe(-1);
   });
 
   it('reads no act someone else does, one wished for, or one the speaker rejects', () => {

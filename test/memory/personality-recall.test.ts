@@ -14,7 +14,7 @@ import { PERSONALITY_SETS, type PersonalitySet } from './personality-sets.js';
  * reader's frames and the held-out set's misses widened them; the model-style turns were written
  * after both and no change has read them, so their figure is the one to expect on unseen text.
  */
-const RECALL_FLOOR: Record<string, number> = { paraphrases: 96, heldout: 61, 'model-turns': 22 };
+const RECALL_FLOOR: Record<string, number> = { paraphrases: 96, heldout: 61, 'model-turns': 23 };
 
 /** Per trait-side: sentences read on the intended side, on the other side, and in all. */
 function tally(set: PersonalitySet): Record<string, { hit: number; wrong: string[]; n: number }> {

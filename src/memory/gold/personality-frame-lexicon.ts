@@ -9,7 +9,7 @@
  * (test/memory/personality-paraphrases.ts, test/memory/personality-heldout.ts).
  *
  * Entries are word sequences matched on a word or its lemma ("party" meets "parties", "keep"
- * meets "kept"): "a|b" is either word, "*" any one word, "**" up to three, "?x" an optional word.
+ * meets "kept"): "a|b" is either word, "*" any one word, "**" up to four, "?x" an optional word.
  */
 import { stemmer } from 'stemmer';
 import type { BigFiveTrait } from '../../schemas/common.js';
@@ -41,7 +41,7 @@ const SPEC: Spec = {
   'neuroticism+': {
     act: `~panic|panicked; freak|freaked out; ~overthink|overthinking; lie|lay|lying awake; ~fret|fretting; dread|dreading;
       ~stress|stressed out; on edge; knot|knots in my stomach; my stomach knot|knots|churn|churns|churned; spiral|spiralling|spiraling|spiralled;
-      imagine|imagining|imagined|assume|assuming|assumed|expect|expecting the worst; can|could not let it go; ~feel|feeling|felt down; mood|moods swing; mood swings; my mind race|races|raced|racing;
+      imagine|imagining|imagined|assume|assuming|assumed|expect|expecting the worst; can|could not let it go; ~feel|feeling|felt down; mood|moods swing; mood swings; my mind ?keeps|kept|keep race|races|raced|racing;
       fall|falling|fell apart; ~lose|lost my temper; ~bad mood; get|gets|getting|got to me; rattle|rattles|rattled me;
       faze|fazes|fazed me; bother|bothers|bothered me; ~wind|winds|wound up; knock|knocks|knocked me flat;
       ~calm down; can't|cannot sleep; couldn't sleep`,
@@ -58,7 +58,7 @@ const SPEC: Spec = {
       mellow; zen`,
   },
   'conscientiousness+': {
-    act: `plan|planned ahead; ahead of time; in advance; well ahead; to-do list; to do list; checklist; spreadsheet;
+    act: `plan|planned ahead; ~planned anything|everything; ahead of time; in advance; well ahead; to-do list; to do list; checklist; spreadsheet;
       in|into my calendar|diary|planner; on my schedule; block|blocked out; tidy|tidied my|the desk|room|flat|house|inbox;
       sort|sorted ?all my inbox|files|paperwork|papers; keep|kept|keeps * spotless|tidy|organised|organized; back in its place; minutes early;
       colour|color code|coded|codes; without missing; ~finish|finished what I start|started; ~finish|finished them|things|projects;
@@ -78,7 +78,7 @@ const SPEC: Spec = {
   },
   'openness+': {
     topic: `something new; something different; anything new; new things; new ideas; new experiences; new places;
-      new cuisines; new foods; the unknown; adventure; adventures; novelty; unfamiliar; trying; experimental; exotic;
+      new cuisines; new foods; new trends|fads|gadgets|technology; the unknown; adventure; adventures; novelty; unfamiliar; trying; experimental; exotic;
       philosophy; philosophical; abstract; ideas; imagination`,
     act: `love|loved|embrace|welcome change; for the first time; on a whim; shake|shook|shaking * up; the stranger the better; take|took a * class|course|workshop;
       ~experiment|experimenting; just to try; somewhere|anywhere new; all kinds of; teach|taught myself;

@@ -26,6 +26,9 @@ import type { Frame, Vote } from './types.js';
 const SPEAKER = new Set(['i', 'me', 'myself']);
 const OTHERS = new Set(['he', 'she', 'they', 'his', 'her', 'their', 'them', 'him']);
 const OTHER_SUBJECTS = new Set(['you', 'he', 'she', 'we', 'they', 'it', 'this', 'that', 'there']);
+/** Words that are a subject only before a verb ('it is', 'that made'), an object elsewhere. */
+const OBJECTS = new Set(['it', 'this', 'that']);
+const VERBAL = new Set(['VERB', 'AUX']);
 const STOPS = new Set(['.', '!', '?', ';', ':']);
 /** Words that make what follows a wish, a duty or a plan, not a habit: "I want to get organised". */
 const WISHES = new Set([
@@ -97,6 +100,17 @@ function wishedAt(tokens: readonly ParsedWord[], at: number): boolean {
   return false;
 }
 
+/** Stance phrases that name the speaker by "my": "not really my thing", "made my day", "in my element". */
+const MY_STANCES = new Set(['thing', 'day', 'element', 'mind']);
+
+/** True when the sentence's stance is the speaker's: "I"/"me" in it, or "my thing", "my day". */
+function speakerTakesStance(tokens: readonly ParsedWord[]): boolean {
+  return tokens.some(
+    (token, i) =>
+      SPEAKER.has(token.lower) || (token.lower === 'my' && MY_STANCES.has(tokens[i + 1]?.lower ?? '')),
+  );
+}
+
 /** True when the speaker does what starts at `at`: "I" is the nearest subject to its left. */
 export function speakerDoes(tokens: readonly ParsedWord[], at: number): boolean {
   const first = tokens[at]!;
@@ -113,7 +127,13 @@ export function speakerDoes(tokens: readonly ParsedWord[], at: number): boolean 
   for (; j >= 0; j--) {
     const token = tokens[j]!;
     if (token.lower === 'i' || token.lower === 'me' || token.lower === 'myself') return true;
-    if (STOPS.has(token.lower) || OTHER_SUBJECTS.has(token.lower) || OTHERS.has(token.lower)) return false;
+    if (STOPS.has(token.lower) || OTHERS.has(token.lower)) return false;
+    // "it made my day" has a subject; "sort it out at the last minute" an object.
+    if (
+      OTHER_SUBJECTS.has(token.lower) &&
+      (!OBJECTS.has(token.lower) || VERBAL.has(tokens[j + 1]?.pos ?? ''))
+    )
+      return false;
   }
   return subjectDropped(tokens);
 }
@@ -181,8 +201,7 @@ export function frameVotes(sentence: readonly ParsedWord[], condition: readonly 
       // A topic said as a denied verb turns around: "my taste hasn't changed and I'm happy with that".
       const denied = tokens[start]!.pos === 'VERB' && tokens[start - 1]?.lemma === 'not' ? -1 : 1;
       const side = stance(start, end) * denied;
-      if (side === 0 || aboutOthers || !(dropped || tokens.some((token) => SPEAKER.has(token.lower))))
-        continue;
+      if (side === 0 || aboutOthers || !(dropped || speakerTakesStance(tokens))) continue;
       votes.push({ trait: frame.trait, side: (frame.side * side) as 1 | -1, word });
     } else if (frame.kind === 'trait') {
       if (!saidOfSpeaker(tokens, start) || wishedAt(tokens, start)) continue;

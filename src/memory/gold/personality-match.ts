@@ -28,7 +28,7 @@ function meets(spec: string, token: ParsedWord, lemma: boolean): boolean {
   return spec.split('|').some((word) => token.lower === word || (lemma && token.lemma === word));
 }
 
-/** The index after a match of `words` at `at`, or −1. "**" skips up to three words ("invited half the office over"). */
+/** The index after a match of `words` at `at`, or −1. "**" skips up to four words ("invited half the office over"). */
 export function matchAt(
   tokens: readonly ParsedWord[],
   at: number,
@@ -58,7 +58,7 @@ export function matchAt(
 }
 
 /** Words a "**" may skip. */
-const GAP_WORDS = 3;
+const GAP_WORDS = 4;
 
 /**
  * True when a negator stands in the three words before `at` (the parser's negation runs to the

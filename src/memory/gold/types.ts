@@ -26,7 +26,7 @@ export interface Frame {
   trait: BigFiveTrait;
   side: 1 | -1;
   kind: 'act' | 'topic' | 'trait';
-  /** Words in order; "a|b" is either, "*" any one word, "**" up to three, "?x" an optional word. */
+  /** Words in order; "a|b" is either, "*" any one word, "**" up to four, "?x" an optional word. */
   words: readonly string[];
   flip?: boolean;
 }
