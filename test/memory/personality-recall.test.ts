@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readMessage } from '../../src/memory/gold/personality-reading.js';
-import { BIG_FIVE_TRAITS, type BigFiveTrait } from '../../src/schemas/common.js';
-import { PERSONALITY_SETS, type PersonalitySet } from './personality-sets.js';
+import { BIG_FIVE_TRAITS } from '../../src/schemas/common.js';
+import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
 
 /**
  * The personality reader's recall and precision on three sets of natural chat sentences written
@@ -16,23 +15,6 @@ import { PERSONALITY_SETS, type PersonalitySet } from './personality-sets.js';
  */
 const RECALL_FLOOR: Record<string, number> = { paraphrases: 96, heldout: 61, 'model-turns': 23 };
 
-/** Per trait-side: sentences read on the intended side, on the other side, and in all. */
-function tally(set: PersonalitySet): Record<string, { hit: number; wrong: string[]; n: number }> {
-  const out: Record<string, { hit: number; wrong: string[]; n: number }> = {};
-  for (const [key, sentences] of Object.entries(set.shows)) {
-    const trait = key.slice(0, -1) as BigFiveTrait;
-    const side = key.endsWith('+') ? 1 : -1;
-    const row = { hit: 0, wrong: [] as string[], n: sentences.length };
-    for (const text of sentences) {
-      const reading = readMessage(text)[trait];
-      if (reading === side) row.hit++;
-      else if (reading === -side) row.wrong.push(text);
-    }
-    out[key] = row;
-  }
-  return out;
-}
-
 describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(
   'the personality reader on %s',
   (name, set) => {
@@ -44,16 +26,16 @@ describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(
     });
 
     it('never reads a sentence on the side opposite to the one it shows', () => {
-      for (const [key, row] of Object.entries(tally(set))) expect(row.wrong, key).toEqual([]);
+      for (const [key, row] of Object.entries(tallySet(set))) expect(row.wrong, key).toEqual([]);
     });
 
     it('reads no sentence that shows no trait as a trait', () => {
-      const read = set.none.filter((text) => Object.values(readMessage(text)).some((side) => side !== 0));
+      const read = noTraitRead(set);
       expect(read, read.join(' | ')).toEqual([]);
     });
 
     it(`reads the intended side of at least ${RECALL_FLOOR[name]} sentences`, () => {
-      const hits = Object.values(tally(set)).reduce((sum, row) => sum + row.hit, 0);
+      const hits = Object.values(tallySet(set)).reduce((sum, row) => sum + row.hit, 0);
       expect(hits).toBeGreaterThanOrEqual(RECALL_FLOOR[name] ?? Number.POSITIVE_INFINITY);
     });
   },

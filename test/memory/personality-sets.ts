@@ -1,3 +1,4 @@
+import { readMessage } from '../../src/memory/gold/personality-reading.js';
 import type { BigFiveTrait } from '../../src/schemas/common.js';
 import { HELDOUT_NONE, HELDOUT_SHOWS } from './personality-heldout.js';
 import { MODEL_NONE, MODEL_TURNS } from './personality-model-turns.js';
@@ -19,3 +20,32 @@ export const PERSONALITY_SETS: readonly PersonalitySet[] = [
   { name: 'heldout', shows: HELDOUT_SHOWS, none: HELDOUT_NONE },
   { name: 'model-turns', shows: MODEL_TURNS, none: MODEL_NONE },
 ];
+
+/** One trait side of a set as the reader reads it: sentences on the intended side, on the other, missed. */
+export interface SideTally {
+  hit: number;
+  n: number;
+  wrong: string[];
+  missed: string[];
+}
+
+/** Per trait side ("extraversion+"), what the reader makes of a set's sentences. */
+export function tallySet(set: PersonalitySet): Record<string, SideTally> {
+  const out: Record<string, SideTally> = {};
+  for (const [key, sentences] of Object.entries(set.shows)) {
+    const trait = key.slice(0, -1) as BigFiveTrait;
+    const side = key.endsWith('+') ? 1 : -1;
+    const row: SideTally = { hit: 0, n: sentences.length, wrong: [], missed: [] };
+    for (const text of sentences) {
+      const reading = readMessage(text)[trait];
+      if (reading === side) row.hit++;
+      else (reading === -side ? row.wrong : row.missed).push(text);
+    }
+    out[key] = row;
+  }
+  return out;
+}
+
+/** The sentences of a set that show no trait but are read as one. */
+export const noTraitRead = (set: PersonalitySet): string[] =>
+  set.none.filter((text) => Object.values(readMessage(text)).some((side) => side !== 0));

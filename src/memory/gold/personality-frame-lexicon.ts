@@ -192,7 +192,18 @@ export function framesStartingWith(word: string, lemma: string): readonly Frame[
           byFirst.words.set(word, [...(byFirst.words.get(word) ?? []), frame]);
     }
   }
-  const forms = byFirst.words.get(word) ?? [];
-  const lemmas = lemma === word ? [] : (byFirst.words.get(lemma) ?? []);
-  return [...new Set([...forms, ...lemmas, ...byFirst.anywhere])];
+  const key = `${word} ${lemma}`;
+  let found = starting.get(key);
+  if (found === undefined) {
+    const forms = byFirst.words.get(word) ?? [];
+    const lemmas = lemma === word ? [] : (byFirst.words.get(lemma) ?? []);
+    found = [...new Set([...forms, ...lemmas, ...byFirst.anywhere])];
+    if (starting.size >= STARTING_CACHE) starting.clear();
+    starting.set(key, found);
+  }
+  return found;
 }
+
+/** The frames each word and lemma start, looked up once per pair (every parsed word asks). */
+const starting = new Map<string, Frame[]>();
+const STARTING_CACHE = 8192;

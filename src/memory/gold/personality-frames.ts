@@ -172,9 +172,9 @@ export function frameVotes(sentence: readonly ParsedWord[], condition: readonly 
   if (sentence.some((token) => token.lower === '?')) return [];
   const dropped = subjectDropped(sentence);
   if (!dropped && !sentence.some((token) => SPEAKER.has(token.lower) || token.lower === 'my')) return [];
-  const inScope = sentence.map((token, i) => condition[i] !== true && token.lower !== '-');
   const tokens = wordsOf(sentence);
-  const free = inScope.filter((_, i) => sentence[i]!.lower !== '-');
+  // Outside a clause of condition or time, per word of `tokens` (hyphens dropped as wordsOf drops them).
+  const free = sentence.flatMap((token, i) => (token.lower === '-' ? [] : [condition[i] !== true]));
   const aboutOthers = tokens.some((token) => OTHERS.has(token.lower));
   const spans: Array<{ frame: Frame; start: number; end: number }> = [];
   tokens.forEach((token, i) => {

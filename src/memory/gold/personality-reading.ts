@@ -6,8 +6,10 @@
  * and shows neuroticism when the speaker says they are, feel or get something AFINN-165
  * rates negative ("I am nervous", "I feel stressed"; "I am sorry for …" apologises, no mood). A
  * word in a clause of condition or time shows nothing: "ramen, but only when stressed", "before I
- * forget" say when, not who. Punctuation and length are never evidence.
- * Neither lexicon is the phrase banks that write the offline style (src/synth/offline/). A trait
+ * forget" say when, not who. The situations a sentence tells of are read too: a topic with the
+ * speaker's stance on it, an act they do, a marker adjective said of them (personality-frames.ts).
+ * Punctuation and length are never evidence.
+ * No lexicon here is the phrase banks that write the offline style (src/synth/offline/). A trait
  * needs at least two messages of the window on one side (net) before it is scored, four (and none
  * against) for an extreme, and is otherwise 3: "not enough evidence" (PersonaVLM §3.2: integer
  * scores, 3 = no evidence).
@@ -151,13 +153,15 @@ function mayShow(text: string): boolean {
   if (!words.some((word) => SELF.has(word))) return words.some((word) => triggers.has(cueStem(word)));
   const cues = personalityCues();
   const states = STATE_FORM.test(lower);
-  return words.some(
-    (word, i) =>
-      word.length > 2 &&
-      ((states && valence(word) < 0) ||
-        triggers.has(cueStem(word)) ||
-        (!NEGATORS.has(words[i - 1] ?? '') && cues.has(cueStem(word)))),
-  );
+  return words.some((word, i) => {
+    if (word.length <= 2) return false;
+    const stem = cueStem(word);
+    return (
+      (states && valence(word) < 0) ||
+      triggers.has(stem) ||
+      (!NEGATORS.has(words[i - 1] ?? '') && cues.has(stem))
+    );
+  });
 }
 
 function readText(text: string): MessageReading {

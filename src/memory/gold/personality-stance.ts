@@ -115,7 +115,7 @@ export function stanceOf(
       if (matchAt(tokens, i, phrase.words) > i) value = phrase.value;
     }
     if (value !== 0)
-      marks.push({ at: i, value: negatedAt(tokens, i) && !phraseNegated(value, tokens, i) ? -value : value });
+      marks.push({ at: i, value: negatedAt(tokens, i) && !phraseNegated(tokens, i) ? -value : value });
   });
   const clause = clausesOf(tokens);
   return (start, end) => {
@@ -145,5 +145,5 @@ function verbBetween(tokens: readonly ParsedWord[], at: number, start: number, e
 const COPULAS = new Set(['be', 'sound', 'seem', 'feel', 'look', 'get', 'become']);
 
 /** "can't stand", "not my thing", "wouldn't want it any other way": the negation is part of the phrase. */
-const phraseNegated = (_value: number, tokens: readonly ParsedWord[], i: number) =>
+const phraseNegated = (tokens: readonly ParsedWord[], i: number) =>
   tokens[i]!.lower === 'not' || tokens[i + 1]?.lower === 'not';

@@ -1,12 +1,10 @@
 import { goldPersonalityScores } from '../../../memory/gold/session-targets.js';
+import { PERSONALITY_CONTEXT_TURNS } from '../../../memory/gold/teacher-span.js';
 import { BIG_FIVE_TRAITS } from '../../../schemas/common.js';
 import type { FakeChatRequest } from '../server.js';
 import { ownTraits } from './labels.js';
 import { contentWords, promptContent } from './text.js';
 import { writtenIn } from './written.js';
-
-/** Turns of context a personality-inference prompt shows (src/memory/replay.ts). */
-const PERSONALITY_CONTEXT_TURNS = 10;
 
 const PREFERENCE =
   /\b(i (?:really )?(?:like|love|enjoy|prefer|hate|dislike|can't stand|avoid)|i'm (?:into|allergic)|i (?:no longer|don't) (?:like|eat|drink|enjoy)|my (?:favou?rite|goal|plan|friend|partner|sister|brother|mother|father|wife|husband))\b/i;
