@@ -3,7 +3,7 @@ import { BIG_FIVE_TRAITS } from '../../src/schemas/common.js';
 import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
 
 /**
- * The personality reader's recall and precision on three sets of natural chat sentences written
+ * The personality reader's recall and precision on five sets of natural chat sentences written
  * apart from it and from every phrase bank that writes the offline style (./personality-sets.ts).
  * `npx tsx bench/personality-recall.ts` prints the same figures.
  */
@@ -11,9 +11,24 @@ import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
 /**
  * What each set reads today on the intended side: the floors keep it. The paraphrases shaped the
  * reader's frames and the held-out set's misses widened them; the model-style turns were written
- * after both and no change has read them, so their figure is the one to expect on unseen text.
+ * after both; the two fresh sets were written after every change and no change has read them, so
+ * their figures are the ones to expect on unseen text.
  */
-const RECALL_FLOOR: Record<string, number> = { paraphrases: 96, heldout: 61, 'model-turns': 23 };
+const RECALL_FLOOR: Record<string, number> = {
+  paraphrases: 96,
+  heldout: 61,
+  'model-turns': 23,
+  'fresh-chat': 27,
+  'fresh-sessions': 28,
+};
+/**
+ * Sentences read on the wrong side, and no-trait sentences read as a trait, that an untouched set
+ * shows and no change was allowed to fix by reading them (a contrast the rules read backwards: "isn't
+ * a quiet night in — it's getting out", "instead of snapping back", "than a last-minute push"; a
+ * wish, "I'd love to be someone who stays calm"). The sets the reader was built on allow none.
+ */
+const WRONG_ALLOWED: Record<string, number> = { 'fresh-chat': 1, 'fresh-sessions': 4 };
+const NONE_READ_ALLOWED: Record<string, number> = { 'fresh-sessions': 1 };
 
 describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(
   'the personality reader on %s',
@@ -25,13 +40,16 @@ describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(
       expect(set.none.length).toBeGreaterThanOrEqual(20);
     });
 
-    it('never reads a sentence on the side opposite to the one it shows', () => {
-      for (const [key, row] of Object.entries(tallySet(set))) expect(row.wrong, key).toEqual([]);
+    it(`reads at most ${WRONG_ALLOWED[name] ?? 0} sentences on the side opposite to the one they show`, () => {
+      const wrong = Object.entries(tallySet(set)).flatMap(([key, row]) =>
+        row.wrong.map((text) => `${key}: ${text}`),
+      );
+      expect(wrong.length, wrong.join(' | ')).toBeLessThanOrEqual(WRONG_ALLOWED[name] ?? 0);
     });
 
-    it('reads no sentence that shows no trait as a trait', () => {
+    it(`reads at most ${NONE_READ_ALLOWED[name] ?? 0} sentences that show no trait as a trait`, () => {
       const read = noTraitRead(set);
-      expect(read, read.join(' | ')).toEqual([]);
+      expect(read.length, read.join(' | ')).toBeLessThanOrEqual(NONE_READ_ALLOWED[name] ?? 0);
     });
 
     it(`reads the intended side of at least ${RECALL_FLOOR[name]} sentences`, () => {

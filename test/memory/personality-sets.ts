@@ -1,5 +1,7 @@
 import { readMessage } from '../../src/memory/gold/personality-reading.js';
 import type { BigFiveTrait } from '../../src/schemas/common.js';
+import { FRESH_CHAT, FRESH_CHAT_NONE } from './personality-fresh-chat.js';
+import { FRESH_SESSIONS, FRESH_SESSIONS_NONE } from './personality-fresh-sessions.js';
 import { HELDOUT_NONE, HELDOUT_SHOWS } from './personality-heldout.js';
 import { MODEL_NONE, MODEL_TURNS } from './personality-model-turns.js';
 import { NO_TRAIT, SHOWS } from './personality-paraphrases.js';
@@ -12,13 +14,18 @@ export interface PersonalitySet {
 }
 
 /**
- * The three sets, in the order they were written: the paraphrases the reader's frames were built
- * against, the held-out set whose misses widened them, and the model-style turns no change has read.
+ * The sets, in the order they were written: the paraphrases the reader's frames were built
+ * against, the held-out set whose misses widened them, the model-style turns whose misses were
+ * read after the frame reader landed, and two sets written before any later change that no change
+ * has read: chat messages and model-style session turns (their figures are the ones to expect on
+ * unseen text).
  */
 export const PERSONALITY_SETS: readonly PersonalitySet[] = [
   { name: 'paraphrases', shows: SHOWS, none: NO_TRAIT },
   { name: 'heldout', shows: HELDOUT_SHOWS, none: HELDOUT_NONE },
   { name: 'model-turns', shows: MODEL_TURNS, none: MODEL_NONE },
+  { name: 'fresh-chat', shows: FRESH_CHAT, none: FRESH_CHAT_NONE },
+  { name: 'fresh-sessions', shows: FRESH_SESSIONS, none: FRESH_SESSIONS_NONE },
 ];
 
 /** One trait side of a set as the reader reads it: sentences on the intended side, on the other, missed. */
