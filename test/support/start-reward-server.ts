@@ -12,6 +12,7 @@
  * section of rewards.yaml as JSON.
  */
 import { rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { parseArgs } from 'node:util';
 import { type FakeChatRequest, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { createLlmClient } from '../../src/llm/index.js';
@@ -51,14 +52,16 @@ const judgeAnswer = (request: FakeChatRequest) => {
 };
 // The real llm layer against the fake OpenAI-compatible judge (or the offline backend).
 const judge = offline ? undefined : await startFakeLlmServer({ respond: judgeAnswer });
-// An outage: a server that was started and closed, so its port refuses connections.
-if (values['judge-down'] && judge !== undefined) await judge.close();
+// An outage: the judge's port is held by a listener that drops every connection unanswered. (A
+// closed port would do until the OS hands it to the next test's judge, which then answers.)
+const outage = values['judge-down'] && judge !== undefined ? await droppingListener() : undefined;
+if (outage !== undefined) await judge?.close();
 const llm = createLlmClient(
   LlmConfig.parse(
     judge === undefined
       ? {}
       : {
-          endpoints: { judge: { baseUrl: judge.url, model: 'fake-judge', maxRetries: 0 } },
+          endpoints: { judge: { baseUrl: outage?.url ?? judge.url, model: 'fake-judge', maxRetries: 0 } },
           roles: { judge: 'judge' },
         },
   ),
@@ -89,7 +92,8 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await server.close();
-  if (!values['judge-down']) await judge?.close();
+  if (outage === undefined) await judge?.close();
+  else outage.server.close();
   if (runDir !== undefined) await rm(runDir, { recursive: true, force: true });
   process.exit(0);
 };
@@ -98,3 +102,12 @@ process.once('SIGINT', () => void stop());
 process.stdin.on('end', () => void stop());
 process.stdin.on('close', () => void stop());
 process.stdin.resume();
+
+/** A TCP listener on a free port of this process that closes every connection at once. */
+async function droppingListener(): Promise<{ server: Server; url: string }> {
+  const server = createServer((socket) => socket.destroy());
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return { server, url: `http://127.0.0.1:${port}/v1` };
+}
