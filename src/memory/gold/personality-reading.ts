@@ -16,6 +16,7 @@
  */
 import { createRequire } from 'node:module';
 import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../schemas/common.js';
+import { modelVote } from './personality-classifier.js';
 import { frameTriggers } from './personality-frame-lexicon.js';
 import { frameVotes, speakerDoes, subjectDropped } from './personality-frames.js';
 import { cueStem, personalityCues } from './personality-lexicon.js';
@@ -170,6 +171,9 @@ function readText(text: string): MessageReading {
     for (const sentence of parseSentences(text.replace(/<image>/g, ' '))) readSentence(sentence, net);
   const out = {} as MessageReading;
   for (const trait of BIG_FIVE_TRAITS) out[trait] = net[trait] > 0 ? 1 : net[trait] < 0 ? -1 : 0;
+  // What the rules have no entry for, the learned reader may read: one trait side, where the rules read none.
+  const learned = modelVote(text);
+  if (learned !== null && out[learned.trait] === 0) out[learned.trait] = learned.side;
   return out;
 }
 

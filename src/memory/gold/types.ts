@@ -30,3 +30,21 @@ export interface Frame {
   words: readonly string[];
   flip?: boolean;
 }
+
+/** A label of the learned personality reader: a trait side ("extraversion+") or "none". */
+export type PersonalityLabel = `${BigFiveTrait}${'+' | '-'}` | 'none';
+
+/**
+ * The learned personality reader's weights (personality-model.json), as the training script
+ * (scripts/personality/train.ts) writes them: a softmax regression over message features.
+ */
+export interface PersonalityModel {
+  labels: PersonalityLabel[];
+  bias: number[];
+  /** Feature → one weight per label. */
+  weights: Record<string, number[]>;
+  /** A message shows its label when the label's probability reaches this. */
+  threshold: number;
+  /** What the model was trained on and how it did on messages of a writer it had not seen. */
+  trainedOn: { files: string[]; messages: number; crossWriter: Record<string, string | number> };
+}

@@ -1,0 +1,104 @@
+/**
+ * The learned personality reader's whole training: messages from every `train-*.jsonl` of a
+ * folder, a threshold chosen across writers (each file left out in turn), then weights fitted on
+ * all files. scripts/personality/train.ts writes the result; a test checks the shipped model is it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../../errors/index.js';
+import { PERSONALITY_LABELS, readLabel } from './personality-classifier.js';
+import { messageFeatures } from './personality-features.js';
+import { fitWeights, type LabelledMessage } from './personality-training.js';
+import type { PersonalityModel } from './types.js';
+
+const Line = z.object({
+  text: z.string().min(1),
+  label: z.enum(PERSONALITY_LABELS as [string, ...string[]]),
+});
+
+/** The messages of one JSON Lines file; a bad line is an error naming the file and line. */
+export function readTrainingFile(path: string): LabelledMessage[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .flatMap((line, i) => {
+      if (line.trim() === '') return [];
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        throw new InputError(path, `line ${i + 1} is not JSON`);
+      }
+      const parsed = Line.safeParse(json);
+      if (!parsed.success)
+        throw new InputError(path, `line ${i + 1}: ${parsed.error.issues[0]?.message ?? 'bad line'}`, {
+          field: parsed.error.issues[0]?.path.join('.') ?? 'text',
+        });
+      return [parsed.data as LabelledMessage];
+    });
+}
+
+/** Thresholds tried, lowest first. */
+const THRESHOLDS = Array.from({ length: 17 }, (_, i) => Math.round((0.3 + i * 0.04) * 100) / 100);
+/** Over the files left out: at most this share of no-trait messages read, and of trait messages on the wrong side. */
+const NONE_READ = 0.02;
+const WRONG_SIDE = 0.01;
+
+const opposite = (label: string) =>
+  label.endsWith('+') ? `${label.slice(0, -1)}-` : `${label.slice(0, -1)}+`;
+
+/**
+ * Trains on the `train-*.jsonl` files of `folder`.
+ *
+ * @example trainPersonalityModel('scripts/personality').threshold // e.g. 0.5
+ */
+export function trainPersonalityModel(folder: string): PersonalityModel {
+  const files = readdirSync(folder)
+    .filter((name) => /^train-.*\.jsonl$/.test(name))
+    .sort();
+  if (files.length < 2)
+    throw new InputError(folder, 'needs at least two train-*.jsonl files, one per writer');
+  const byFile = files.map((name) => readTrainingFile(join(folder, name)));
+  // Across writers: each file read by a model trained on the others.
+  const tally = THRESHOLDS.map(() => ({ noneRead: 0, wrong: 0, hit: 0 }));
+  let [noneTotal, traitTotal] = [0, 0];
+  byFile.forEach((heldOut, i) => {
+    const model = fitWeights(byFile.filter((_, j) => j !== i).flat(), PERSONALITY_LABELS);
+    for (const message of heldOut) {
+      const features = messageFeatures(message.text);
+      if (message.label === 'none') noneTotal++;
+      else traitTotal++;
+      THRESHOLDS.forEach((threshold, t) => {
+        const read = readLabel(model, features, threshold);
+        const row = tally[t]!;
+        if (message.label === 'none') row.noneRead += read === 'none' ? 0 : 1;
+        else if (read === message.label) row.hit++;
+        else if (read === opposite(message.label)) row.wrong++;
+      });
+    }
+  });
+  let chosen = THRESHOLDS.length - 1;
+  for (let t = 0; t < THRESHOLDS.length; t++) {
+    const row = tally[t]!;
+    if (row.noneRead <= NONE_READ * noneTotal && row.wrong <= WRONG_SIDE * traitTotal) {
+      chosen = t;
+      break;
+    }
+  }
+  const row = tally[chosen]!;
+  const all = byFile.flat();
+  return {
+    labels: [...PERSONALITY_LABELS],
+    ...fitWeights(all, PERSONALITY_LABELS),
+    threshold: THRESHOLDS[chosen]!,
+    trainedOn: {
+      files,
+      messages: all.length,
+      crossWriter: {
+        recall: `${row.hit}/${traitTotal}`,
+        wrongSide: `${row.wrong}/${traitTotal}`,
+        noneRead: `${row.noneRead}/${noneTotal}`,
+      },
+    },
+  };
+}
