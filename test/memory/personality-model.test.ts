@@ -23,7 +23,7 @@ describe('the learned personality reader', () => {
     expect(sister).toContain('M:skip');
     expect(sister).not.toContain('I:skip');
     expect(messageFeatures("I didn't mind the delay.")).toContain('I!:mind');
-    expect(messageFeatures('I want to get organised.')).toContain('Iw:organise');
+    expect(messageFeatures('I want to get organised.')).toContain('Iw:organize');
     expect(messageFeatures('How do I stop panicking before exams?')).toEqual([]);
   });
 
