@@ -15,20 +15,21 @@ import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
  * their figures are the ones to expect on unseen text.
  */
 const RECALL_FLOOR: Record<string, number> = {
-  paraphrases: 96,
-  heldout: 61,
-  'model-turns': 23,
-  'fresh-chat': 27,
-  'fresh-sessions': 28,
+  paraphrases: 107,
+  heldout: 76,
+  'model-turns': 47,
+  'fresh-chat': 46,
+  'fresh-sessions': 63,
 };
 /**
  * Sentences read on the wrong side, and no-trait sentences read as a trait, that an untouched set
  * shows and no change was allowed to fix by reading them (a contrast the rules read backwards: "isn't
  * a quiet night in — it's getting out", "instead of snapping back", "than a last-minute push"; a
- * wish, "I'd love to be someone who stays calm"). The sets the reader was built on allow none.
+ * wish, "I'd love to be someone who stays calm"), and what the learned reader reads in a condition
+ * ("when I'm stressed I eat chocolate"). The rules' own sets allow no wrong side.
  */
-const WRONG_ALLOWED: Record<string, number> = { 'fresh-chat': 1, 'fresh-sessions': 4 };
-const NONE_READ_ALLOWED: Record<string, number> = { 'fresh-sessions': 1 };
+const WRONG_ALLOWED: Record<string, number> = { 'fresh-chat': 2, 'fresh-sessions': 5 };
+const NONE_READ_ALLOWED: Record<string, number> = { paraphrases: 2, 'fresh-chat': 1, 'fresh-sessions': 1 };
 
 describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(
   'the personality reader on %s',

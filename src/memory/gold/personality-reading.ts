@@ -8,7 +8,8 @@
  * word in a clause of condition or time shows nothing: "ramen, but only when stressed", "before I
  * forget" say when, not who. The situations a sentence tells of are read too: a topic with the
  * speaker's stance on it, an act they do, a marker adjective said of them (personality-frames.ts).
- * Punctuation and length are never evidence.
+ * Where all of these read nothing, the learned reader (personality-classifier.ts) may read one
+ * trait side of the message. Punctuation and length are never evidence.
  * No lexicon here is the phrase banks that write the offline style (src/synth/offline/). A trait
  * needs at least two messages of the window on one side (net) before it is scored, four (and none
  * against) for an extreme, and is otherwise 3: "not enough evidence" (PersonaVLM §3.2: integer
