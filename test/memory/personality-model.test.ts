@@ -32,22 +32,21 @@ describe('the learned personality reader', () => {
     expect(modelLabel('Thanks!')).toBe('none');
   });
 
-  it(
-    'ships the weights and threshold its training messages give',
-    () => {
-      const trained = trainPersonalityModel(TRAIN);
-      const shipped = JSON.parse(
-        readFileSync(join(import.meta.dirname, '../../src/memory/gold/personality-model.json'), 'utf8'),
-      );
-      expect(shipped).toEqual(JSON.parse(JSON.stringify(trained)));
-      expect(personalityModel().threshold).toBe(trained.threshold);
-    },
-    600_000,
-  );
+  it('ships the weights and threshold its training messages give', () => {
+    const trained = trainPersonalityModel(TRAIN);
+    const shipped = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../src/memory/gold/personality-model.json'), 'utf8'),
+    );
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(trained)));
+    expect(personalityModel().threshold).toBe(trained.threshold);
+  }, 600_000);
 
   it('names the file and line of a bad training message', () => {
     const file = join(scratch, 'train-bad.jsonl');
-    writeFileSync(file, `${JSON.stringify({ text: 'I love parties.', label: 'extraversion+' })}\n{"text":"x","label":"happy"}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ text: 'I love parties.', label: 'extraversion+' })}\n{"text":"x","label":"happy"}\n`,
+    );
     expect(() => readTrainingFile(file)).toThrow(`${file} (label): line 2`);
     writeFileSync(file, 'not json\n');
     expect(() => readTrainingFile(file)).toThrow(`${file}: line 1 is not JSON`);
