@@ -45,7 +45,11 @@ export function parseSentences(text: string): ParsedWord[][] {
           words.push({ lower: "'m", lemma: 'be', pos: 'AUX', negated });
           return;
         }
-        const lemma = String((token.out as (f: unknown) => unknown)(its.lemma)).toLowerCase();
+        // wink-nlp lemmatises a possessive it has not met before whole ("priya's") and the next time
+        // without its "'s": the possessive is dropped here, so a text reads the same whatever came before.
+        const lemma = String((token.out as (f: unknown) => unknown)(its.lemma))
+          .toLowerCase()
+          .replace(/(.)'s$/, '$1');
         words.push({ lower, lemma, pos: token.out(its.pos) as string, negated });
       });
       sentences.push(words);

@@ -58,14 +58,17 @@ export function trainPersonalityModel(folder: string): PersonalityModel {
     .sort();
   if (files.length < 2)
     throw new InputError(folder, 'needs at least two train-*.jsonl files, one per writer');
-  const byFile = files.map((name) => readTrainingFile(join(folder, name)));
+  // Each message is parsed once, not once per fit.
+  const byFile = files.map((name) =>
+    readTrainingFile(join(folder, name)).map((message) => ({ ...message, features: messageFeatures(message.text) })),
+  );
   // Across writers: each file read by a model trained on the others.
   const tally = THRESHOLDS.map(() => ({ noneRead: 0, wrong: 0, hit: 0 }));
   let [noneTotal, traitTotal] = [0, 0];
   byFile.forEach((heldOut, i) => {
     const model = fitWeights(byFile.filter((_, j) => j !== i).flat(), PERSONALITY_LABELS);
     for (const message of heldOut) {
-      const features = messageFeatures(message.text);
+      const features = message.features;
       if (message.label === 'none') noneTotal++;
       else traitTotal++;
       THRESHOLDS.forEach((threshold, t) => {

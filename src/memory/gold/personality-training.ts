@@ -12,6 +12,8 @@ import type { PersonalityLabel, PersonalityModel } from './types.js';
 export interface LabelledMessage {
   text: string;
   label: PersonalityLabel;
+  /** The message's features, when already read (messageFeatures of its text). */
+  features?: readonly string[];
 }
 
 /** Fitting settings. */
@@ -36,7 +38,7 @@ export function fitWeights(
   options: FitOptions = {},
 ): Pick<PersonalityModel, 'bias' | 'weights'> {
   const { iterations, learningRate, l2, minCount } = { ...DEFAULTS, ...options };
-  const featureLists = messages.map((message) => messageFeatures(message.text));
+  const featureLists = messages.map((message) => message.features ?? messageFeatures(message.text));
   const counts = new Map<string, number>();
   for (const list of featureLists) for (const f of list) counts.set(f, (counts.get(f) ?? 0) + 1);
   const names = [...counts.keys()].filter((f) => (counts.get(f) ?? 0) >= minCount).sort();
@@ -56,22 +58,29 @@ export function fitWeights(
     vb: new Float64Array(K),
   };
   const [beta1, beta2, eps] = [0.9, 0.999, 1e-8];
+  const scales = featureLists.map((list) => 1 / Math.sqrt(Math.max(1, list.length)));
+  const logits = new Float64Array(K);
   for (let t = 1; t <= iterations; t++) {
     const gW = new Float64Array(W.length);
     const gb = new Float64Array(K);
-    rows.forEach((row, n) => {
-      const scale = 1 / Math.sqrt(Math.max(1, featureLists[n]!.length));
-      const logits = Array.from(b);
+    for (let n = 0; n < rows.length; n++) {
+      const row = rows[n]!;
+      const scale = scales[n]!;
+      logits.set(b);
       for (const f of row) for (let k = 0; k < K; k++) logits[k]! += W[f * K + k]! * scale;
-      const top = Math.max(...logits);
-      const exp = logits.map((z) => Math.exp(z - top));
-      const sum = exp.reduce((a, c) => a + c, 0);
+      let top = Number.NEGATIVE_INFINITY;
+      for (let k = 0; k < K; k++) top = Math.max(top, logits[k]!);
+      let sum = 0;
       for (let k = 0; k < K; k++) {
-        const error = (exp[k]! / sum - (k === targets[n] ? 1 : 0)) * weightOf[n]!;
+        logits[k] = Math.exp(logits[k]! - top);
+        sum += logits[k]!;
+      }
+      for (let k = 0; k < K; k++) {
+        const error = (logits[k]! / sum - (k === targets[n] ? 1 : 0)) * weightOf[n]!;
         gb[k]! += error;
         for (const f of row) gW[f * K + k]! += error * scale;
       }
-    });
+    }
     const step = (
       value: Float64Array,
       grad: Float64Array,
@@ -79,12 +88,13 @@ export function fitWeights(
       v: Float64Array,
       decay: number,
     ) => {
+      const [correct1, correct2] = [1 - beta1 ** t, 1 - beta2 ** t];
       for (let i = 0; i < value.length; i++) {
         const g = grad[i]! / rows.length + decay * value[i]!;
         m[i] = beta1 * m[i]! + (1 - beta1) * g;
         v[i] = beta2 * v[i]! + (1 - beta2) * g * g;
-        const mHat = m[i]! / (1 - beta1 ** t);
-        const vHat = v[i]! / (1 - beta2 ** t);
+        const mHat = m[i]! / correct1;
+        const vHat = v[i]! / correct2;
         value[i]! -= (learningRate * mHat) / (Math.sqrt(vHat) + eps);
       }
     };
