@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../errors/index.js';
-import { PERSONALITY_LABELS, readLabel } from './personality-classifier.js';
+import { PERSONALITY_LABELS, probabilities } from './personality-classifier.js';
 import { messageFeatures } from './personality-features.js';
 import { fitWeights, type LabelledMessage } from './personality-training.js';
 import type { PersonalityModel } from './types.js';
@@ -39,10 +39,21 @@ export function readTrainingFile(path: string): LabelledMessage[] {
 }
 
 /** Thresholds tried, lowest first. */
-const THRESHOLDS = Array.from({ length: 17 }, (_, i) => Math.round((0.3 + i * 0.04) * 100) / 100);
-/** Over the files left out: at most this share of no-trait messages read, and of trait messages on the wrong side. */
-const NONE_READ = 0.02;
-const WRONG_SIDE = 0.01;
+const THRESHOLDS = Array.from({ length: 70 }, (_, i) => Math.round((0.3 + i * 0.01) * 100) / 100);
+/**
+ * A corpus is mostly messages that show no trait: the threshold must keep the reader right at this
+ * share of trait messages (one user turn in ten), where its false reads of the no-trait majority
+ * weigh nine times their rate. Over the files left out, the reads must be at least PRECISION right.
+ */
+const BASE_RATE = 0.1;
+const PRECISION = 0.9;
+
+/** The share of reads that are right in a corpus at BASE_RATE, from rates over the files left out. */
+export function precisionAtBaseRate(hitRate: number, wrongRate: number, noneRate: number): number {
+  const right = hitRate * BASE_RATE;
+  const reads = right + wrongRate * BASE_RATE + noneRate * (1 - BASE_RATE);
+  return reads === 0 ? 1 : right / reads;
+}
 
 const opposite = (label: string) =>
   label.endsWith('+') ? `${label.slice(0, -1)}-` : `${label.slice(0, -1)}+`;
@@ -68,11 +79,14 @@ export function trainPersonalityModel(folder: string): PersonalityModel {
   byFile.forEach((heldOut, i) => {
     const model = fitWeights(byFile.filter((_, j) => j !== i).flat(), PERSONALITY_LABELS);
     for (const message of heldOut) {
-      const features = message.features;
       if (message.label === 'none') noneTotal++;
       else traitTotal++;
+      const p = probabilities(model, message.features);
+      let best = 0;
+      for (let k = 1; k < p.length; k++) if (p[k]! > p[best]!) best = k;
+      const top = PERSONALITY_LABELS[best]!;
       THRESHOLDS.forEach((threshold, t) => {
-        const read = readLabel(model, features, threshold);
+        const read = top !== 'none' && p[best]! >= threshold ? top : 'none';
         const row = tally[t]!;
         if (message.label === 'none') row.noneRead += read === 'none' ? 0 : 1;
         else if (read === message.label) row.hit++;
@@ -83,7 +97,8 @@ export function trainPersonalityModel(folder: string): PersonalityModel {
   let chosen = THRESHOLDS.length - 1;
   for (let t = 0; t < THRESHOLDS.length; t++) {
     const row = tally[t]!;
-    if (row.noneRead <= NONE_READ * noneTotal && row.wrong <= WRONG_SIDE * traitTotal) {
+    const precision = precisionAtBaseRate(row.hit / traitTotal, row.wrong / traitTotal, row.noneRead / noneTotal);
+    if (precision >= PRECISION) {
       chosen = t;
       break;
     }
@@ -101,6 +116,9 @@ export function trainPersonalityModel(folder: string): PersonalityModel {
         recall: `${row.hit}/${traitTotal}`,
         wrongSide: `${row.wrong}/${traitTotal}`,
         noneRead: `${row.noneRead}/${noneTotal}`,
+        precisionAtBaseRate: Math.round(
+          precisionAtBaseRate(row.hit / traitTotal, row.wrong / traitTotal, row.noneRead / noneTotal) * 1000,
+        ) / 1000,
       },
     },
   };

@@ -25,7 +25,7 @@ export interface FitOptions {
   minCount?: number;
 }
 
-const DEFAULTS: Required<FitOptions> = { iterations: 300, learningRate: 0.05, l2: 1e-4, minCount: 2 };
+const DEFAULTS: Required<FitOptions> = { iterations: 300, learningRate: 0.05, l2: 3e-6, minCount: 2 };
 
 /**
  * Fits the weights to `messages` (labels in `labels` order).
