@@ -24,7 +24,9 @@ const SUBJECT_POS = new Set(['PRON', 'NOUN', 'PROPN', 'DET']);
 /** Verbs too light to say anything on their own. */
 const LIGHT = new Set(['be', 'have', 'do', "'s", "'m", "'re", "'ve", "'d", "'ll"]);
 /** Words that make the rest of their clause a wish, duty or plan: "I want to get organised". */
-const WISHES = new Set(['want', 'wish', 'hope', 'should', 'must', 'try', 'plan', 'gonna']);
+const WISHES = new Set(['want', 'wish', 'hope', 'should', 'must', 'gonna']);
+/** Words that do so only before "to": "I meant to call" is an intention, "I meant Tuesday" and "I tried it" are not. */
+const WISHES_TO = new Set(['try', 'plan', 'need', 'mean', 'intend']);
 /** Words that make the rest of their clause a condition or a time: "when I'm stressed". */
 const CONDITIONS = new Set(['if', 'when', 'whenever', 'unless', 'before', 'until', 'till', 'once']);
 /** Particles and prepositions kept in pairs, for phrasal verbs ("turn down", "stay in", "left early"). */
@@ -62,7 +64,7 @@ function sentenceFeatures(tokens: readonly ParsedWord[], out: Set<string>): void
       condition = true;
       return;
     }
-    if (WISHES.has(token.lemma) || (token.lower === 'need' && tokens[i + 1]?.lower === 'to')) wish = true;
+    if (WISHES.has(token.lemma) || (WISHES_TO.has(token.lemma) && tokens[i + 1]?.lower === 'to')) wish = true;
     if (!verbSeen && !subjectSet && SUBJECT_POS.has(token.pos)) {
       const found = subjectOf(token, tokens[i + 1]);
       if (found !== null) [subject, subjectSet] = [found, true];
@@ -70,7 +72,8 @@ function sentenceFeatures(tokens: readonly ParsedWord[], out: Set<string>): void
     if (token.pos === 'VERB' || token.pos === 'AUX') verbSeen = true;
     const keep = (CONTENT.has(token.pos) && !LIGHT.has(token.lemma)) || PARTICLES.has(token.lower);
     if (!keep) return;
-    const lemma = token.lemma.replace(/[^a-z0-9']/g, '');
+    // Which number is said is no trait: "15 people" and "four guests" give the same word.
+    const lemma = token.pos === 'NUM' ? 'num' : token.lemma.replace(/[^a-z0-9']/g, '');
     if (lemma.length < 2) return;
     const mark = `${subject}${token.negated ? '!' : ''}${wish ? 'w' : ''}${condition ? 'c' : ''}`;
     out.add(lemma);
