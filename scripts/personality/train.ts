@@ -5,8 +5,8 @@
  *
  * The threshold is chosen across writers: the model is trained on all files but one and read on
  * the one left out, in turn; the threshold is the lowest at which, over the files left out, at
- * most 2% of the messages that show no trait are read as one and at most 1% of the trait messages
- * are read on the wrong side. Prints JSON with those figures.
+ * least 90% of the reads would be right in a corpus where one message in ten shows a trait. Prints
+ * JSON with those figures.
  *
  *   npx --no-install tsx scripts/personality/train.ts [--check]
  *

@@ -3,33 +3,38 @@ import { BIG_FIVE_TRAITS } from '../../src/schemas/common.js';
 import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
 
 /**
- * The personality reader's recall and precision on five sets of natural chat sentences written
- * apart from it and from every phrase bank that writes the offline style (./personality-sets.ts).
+ * The personality readers' recall and precision on six sets of natural chat sentences written
+ * apart from them and from every phrase bank that writes the offline style (./personality-sets.ts).
  * `npx tsx bench/personality-recall.ts` prints the same figures.
  */
 
 /**
  * What each set reads today on the intended side: the floors keep it. The paraphrases shaped the
- * reader's frames and the held-out set's misses widened them; the model-style turns were written
- * after both; the two fresh sets were written after every change and no change has read them, so
- * their figures are the ones to expect on unseen text.
+ * rules' frames and the held-out set's misses widened them; the model-style turns were written
+ * after both; the fresh chat and session sets were written before the learned reader was wired in
+ * (and read once with an earlier model of it); the fresh likes set was written before the learned
+ * reader's taste writers were trained on, and read once, with the shipped model. Their figures are
+ * the ones to expect on unseen text.
  */
 const RECALL_FLOOR: Record<string, number> = {
   paraphrases: 107,
-  heldout: 76,
-  'model-turns': 47,
-  'fresh-chat': 46,
-  'fresh-sessions': 63,
+  heldout: 78,
+  'model-turns': 50,
+  'fresh-chat': 52,
+  'fresh-sessions': 61,
+  'fresh-likes': 38,
 };
 /**
  * Sentences read on the wrong side, and no-trait sentences read as a trait, that an untouched set
- * shows and no change was allowed to fix by reading them (a contrast the rules read backwards: "isn't
- * a quiet night in — it's getting out", "instead of snapping back", "than a last-minute push"; a
- * wish, "I'd love to be someone who stays calm"), and what the learned reader reads in a condition
- * ("when I'm stressed I eat chocolate"). The rules' own sets allow no wrong side.
+ * shows and no change was allowed to fix by reading them: contrasts read backwards ("isn't a quiet
+ * night in — it's getting out", "instead of snapping back", "than a last-minute push", "it isn't that
+ * I dislike people"), a habit told as a vow ("every month I say this is the month I stick to a
+ * budget"), a wish ("I'd love to be someone who stays calm") and another person's trait told with
+ * the speaker in it ("she texts me three times if I'm ten minutes late"). The rules' own sets allow
+ * no wrong side.
  */
-const WRONG_ALLOWED: Record<string, number> = { 'fresh-chat': 2, 'fresh-sessions': 5 };
-const NONE_READ_ALLOWED: Record<string, number> = { paraphrases: 2, 'fresh-chat': 1, 'fresh-sessions': 1 };
+const WRONG_ALLOWED: Record<string, number> = { 'fresh-chat': 1, 'fresh-sessions': 5, 'fresh-likes': 5 };
+const NONE_READ_ALLOWED: Record<string, number> = { 'fresh-sessions': 2 };
 
 describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(
   'the personality reader on %s',

@@ -1,6 +1,7 @@
 import { readMessage } from '../../src/memory/gold/personality-reading.js';
 import type { BigFiveTrait } from '../../src/schemas/common.js';
 import { FRESH_CHAT, FRESH_CHAT_NONE } from './personality-fresh-chat.js';
+import { FRESH_LIKES, FRESH_LIKES_NONE } from './personality-fresh-likes.js';
 import { FRESH_SESSIONS, FRESH_SESSIONS_NONE } from './personality-fresh-sessions.js';
 import { HELDOUT_NONE, HELDOUT_SHOWS } from './personality-heldout.js';
 import { MODEL_NONE, MODEL_TURNS } from './personality-model-turns.js';
@@ -14,11 +15,11 @@ export interface PersonalitySet {
 }
 
 /**
- * The sets, in the order they were written: the paraphrases the reader's frames were built
- * against, the held-out set whose misses widened them, the model-style turns whose misses were
- * read after the frame reader landed, and two sets written before any later change that no change
- * has read: chat messages and model-style session turns (their figures are the ones to expect on
- * unseen text).
+ * The sets, in the order they were written: the paraphrases the rules' frames were built against,
+ * the held-out set whose misses widened them, the model-style turns whose misses were read after the
+ * frame reader landed, then three sets no change has been tuned on: chat messages, model-style
+ * session turns, and messages whose no-trait half is mostly tastes, corrections and family mentions
+ * (their figures are the ones to expect on unseen text).
  */
 export const PERSONALITY_SETS: readonly PersonalitySet[] = [
   { name: 'paraphrases', shows: SHOWS, none: NO_TRAIT },
@@ -26,6 +27,7 @@ export const PERSONALITY_SETS: readonly PersonalitySet[] = [
   { name: 'model-turns', shows: MODEL_TURNS, none: MODEL_NONE },
   { name: 'fresh-chat', shows: FRESH_CHAT, none: FRESH_CHAT_NONE },
   { name: 'fresh-sessions', shows: FRESH_SESSIONS, none: FRESH_SESSIONS_NONE },
+  { name: 'fresh-likes', shows: FRESH_LIKES, none: FRESH_LIKES_NONE },
 ];
 
 /** One trait side of a set as the reader reads it: sentences on the intended side, on the other, missed. */

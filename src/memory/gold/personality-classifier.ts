@@ -1,11 +1,12 @@
 /**
  * The learned personality reader: a softmax regression over a message's marked words
- * (personality-features.ts), trained on messages four writers wrote apart from the rule readers,
+ * (personality-features.ts), trained on messages nine writers wrote apart from the rule readers,
  * the phrase banks and the test sets (scripts/personality/train-*.jsonl; weights in
  * personality-model.json). It reads what the rules have no entry for: "I stayed late to finish her
  * slides" (agreeableness), "I skipped the holiday mixer and read by myself" (extraversion, low). A
  * message shows at most one trait side this way, and only when the model gives it at least the
- * threshold chosen across writers; otherwise it shows nothing.
+ * threshold chosen across writers for a corpus where most messages show no trait; otherwise it
+ * shows nothing.
  */
 import { createRequire } from 'node:module';
 import { BIG_FIVE_TRAITS } from '../../schemas/common.js';
