@@ -7,9 +7,9 @@
  *     [--offline-judge | --judge-down | --judge-flaky] [--on-failure JSON] [--body-limit BYTES] [--group-size N]
  *
  * `--judge-down` points the judge at a port whose listener drops every connection unanswered (an
- * outage); `--judge-flaky` makes the judge's first packed call answer HTTP 500 (a transient fault) and every call holding an item with
- * the word FLAKY answer 500 (an item the judge keeps failing); `--on-failure` is the `onFailure`
- * section of rewards.yaml as JSON.
+ * outage); `--judge-flaky` makes the judge's first packed call answer HTTP 500 (a transient fault)
+ * and every call holding an item with the word FLAKY answer 500 (an item the judge keeps failing);
+ * `--on-failure` is the `onFailure` section of rewards.yaml as JSON.
  */
 import { rm } from 'node:fs/promises';
 import { type AddressInfo, createServer, type Server } from 'node:net';
