@@ -6,13 +6,13 @@
  *   npx --no-install tsx test/support/start-reward-server.ts --port 0 [--token-env VAR] [--fixture-memory]
  *     [--offline-judge | --judge-down | --judge-flaky] [--on-failure JSON] [--body-limit BYTES] [--group-size N]
  *
- * `--judge-down` points the judge at a port nothing listens on (an outage); `--judge-flaky` makes
- * the judge's first packed call answer HTTP 500 (a transient fault) and every call holding an item with
- * the word FLAKY answer 500 (an item the judge keeps failing); `--on-failure` is the `onFailure`
- * section of rewards.yaml as JSON.
+ * `--judge-down` points the judge at a port whose listener drops every connection unanswered (an
+ * outage); `--judge-flaky` makes the judge's first packed call answer HTTP 500 (a transient fault)
+ * and every call holding an item with the word FLAKY answer 500 (an item the judge keeps failing);
+ * `--on-failure` is the `onFailure` section of rewards.yaml as JSON.
  */
 import { rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { parseArgs } from 'node:util';
 import { type FakeChatRequest, startFakeLlmServer } from '../../src/dev/fake-llm/index.js';
 import { createLlmClient } from '../../src/llm/index.js';
@@ -51,17 +51,18 @@ const judgeAnswer = (request: FakeChatRequest) => {
   };
 };
 // The real llm layer against the fake OpenAI-compatible judge (or the offline backend).
-const judge = offline ? undefined : await startFakeLlmServer({ respond: judgeAnswer });
 // An outage: the judge's port is held by a listener that drops every connection unanswered. (A
 // closed port would do until the OS hands it to the next test's judge, which then answers.)
-const outage = values['judge-down'] && judge !== undefined ? await droppingListener() : undefined;
-if (outage !== undefined) await judge?.close();
+const down = values['judge-down'] && !offline;
+const judge = offline || down ? undefined : await startFakeLlmServer({ respond: judgeAnswer });
+const outage = down ? await droppingListener() : undefined;
+const judgeUrl = outage?.url ?? judge?.url;
 const llm = createLlmClient(
   LlmConfig.parse(
-    judge === undefined
+    judgeUrl === undefined
       ? {}
       : {
-          endpoints: { judge: { baseUrl: outage?.url ?? judge.url, model: 'fake-judge', maxRetries: 0 } },
+          endpoints: { judge: { baseUrl: judgeUrl, model: 'fake-judge', maxRetries: 0 } },
           roles: { judge: 'judge' },
         },
   ),
@@ -92,8 +93,8 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await server.close();
-  if (outage === undefined) await judge?.close();
-  else outage.server.close();
+  await judge?.close();
+  outage?.server.close();
   if (runDir !== undefined) await rm(runDir, { recursive: true, force: true });
   process.exit(0);
 };
@@ -107,7 +108,6 @@ process.stdin.resume();
 async function droppingListener(): Promise<{ server: Server; url: string }> {
   const server = createServer((socket) => socket.destroy());
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const { port } = server.address() as AddressInfo;
   return { server, url: `http://127.0.0.1:${port}/v1` };
 }
