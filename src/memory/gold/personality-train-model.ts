@@ -71,7 +71,10 @@ export function trainPersonalityModel(folder: string): PersonalityModel {
     throw new InputError(folder, 'needs at least two train-*.jsonl files, one per writer');
   // Each message is parsed once, not once per fit.
   const byFile = files.map((name) =>
-    readTrainingFile(join(folder, name)).map((message) => ({ ...message, features: messageFeatures(message.text) })),
+    readTrainingFile(join(folder, name)).map((message) => ({
+      ...message,
+      features: messageFeatures(message.text),
+    })),
   );
   // Across writers: each file read by a model trained on the others.
   const tally = THRESHOLDS.map(() => ({ noneRead: 0, wrong: 0, hit: 0 }));
@@ -97,7 +100,11 @@ export function trainPersonalityModel(folder: string): PersonalityModel {
   let chosen = THRESHOLDS.length - 1;
   for (let t = 0; t < THRESHOLDS.length; t++) {
     const row = tally[t]!;
-    const precision = precisionAtBaseRate(row.hit / traitTotal, row.wrong / traitTotal, row.noneRead / noneTotal);
+    const precision = precisionAtBaseRate(
+      row.hit / traitTotal,
+      row.wrong / traitTotal,
+      row.noneRead / noneTotal,
+    );
     if (precision >= PRECISION) {
       chosen = t;
       break;
@@ -116,9 +123,11 @@ export function trainPersonalityModel(folder: string): PersonalityModel {
         recall: `${row.hit}/${traitTotal}`,
         wrongSide: `${row.wrong}/${traitTotal}`,
         noneRead: `${row.noneRead}/${noneTotal}`,
-        precisionAtBaseRate: Math.round(
-          precisionAtBaseRate(row.hit / traitTotal, row.wrong / traitTotal, row.noneRead / noneTotal) * 1000,
-        ) / 1000,
+        precisionAtBaseRate:
+          Math.round(
+            precisionAtBaseRate(row.hit / traitTotal, row.wrong / traitTotal, row.noneRead / noneTotal) *
+              1000,
+          ) / 1000,
       },
     },
   };
