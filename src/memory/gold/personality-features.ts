@@ -13,9 +13,11 @@ import { type ParsedWord, parseSentences } from './personality-parse.js';
 /**
  * Who a clause is about: the speaker (I), the speaker with others (W), something of the speaker's
  * ("my sister", "my desk": M), the one spoken to (Y), someone or something else (O), or no subject
- * said (D: a chat sentence that drops its "I", or a request).
+ * said: D, a chat sentence that drops its "I" ("spent the day…"), or R, one that opens with a verb
+ * in its base form, as a request does ("keep calm", "tell me") and as present-tense chat may
+ * ("love a good party").
  */
-type Subject = 'I' | 'W' | 'M' | 'Y' | 'O' | 'D';
+type Subject = 'I' | 'W' | 'M' | 'Y' | 'O' | 'D' | 'R';
 
 /** Parts of speech whose words carry what a clause says. */
 const CONTENT = new Set(['NOUN', 'VERB', 'ADJ', 'ADV', 'PROPN', 'INTJ', 'NUM']);
@@ -44,10 +46,20 @@ const subjectOf = (token: ParsedWord, next: ParsedWord | undefined): Subject | n
   return 'O';
 };
 
+/** Words a sentence may open with before its verb: "honestly", "please", "so". */
+const OPENERS = new Set(['ADV', 'INTJ', 'CCONJ']);
+
+/** True when the sentence opens with a verb in its base form: "keep calm", "love a good party". */
+function opensWithBaseVerb(tokens: readonly ParsedWord[]): boolean {
+  const first = tokens.find((token) => !OPENERS.has(token.pos) && token.pos !== 'PUNCT');
+  return first?.pos === 'VERB' && first.lower === first.lemma;
+}
+
 /** The features of one sentence (none for a question). */
 function sentenceFeatures(tokens: readonly ParsedWord[], out: Set<string>): void {
   if (tokens.some((token) => token.lower === '?')) return;
-  let subject: Subject = 'D';
+  const opening: Subject = opensWithBaseVerb(tokens) ? 'R' : 'D';
+  let subject: Subject = opening;
   let verbSeen = false;
   let subjectSet = false;
   let wish = false;
