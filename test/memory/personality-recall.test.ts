@@ -12,29 +12,28 @@ import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
  * What each set reads today on the intended side: the floors keep it. The paraphrases shaped the
  * rules' frames and the held-out set's misses widened them; the model-style turns were written
  * after both; the fresh chat and session sets were written before the learned reader was wired in
- * (and read once with an earlier model of it); the fresh likes set was written before the learned
- * reader's taste writers were trained on, and read once, with the shipped model. Their figures are
- * the ones to expect on unseen text.
+ * (and read with earlier models of it); the fresh likes set was written alongside the learned
+ * reader's taste and offline-register training messages by a writer who read neither, and no change
+ * was tuned on it. Their figures are the ones to expect on unseen text.
  */
 const RECALL_FLOOR: Record<string, number> = {
-  paraphrases: 107,
-  heldout: 78,
-  'model-turns': 50,
-  'fresh-chat': 52,
-  'fresh-sessions': 61,
-  'fresh-likes': 38,
+  paraphrases: 106,
+  heldout: 80,
+  'model-turns': 53,
+  'fresh-chat': 54,
+  'fresh-sessions': 64,
+  'fresh-likes': 34,
 };
 /**
  * Sentences read on the wrong side, and no-trait sentences read as a trait, that an untouched set
  * shows and no change was allowed to fix by reading them: contrasts read backwards ("isn't a quiet
  * night in — it's getting out", "instead of snapping back", "than a last-minute push", "it isn't that
  * I dislike people"), a habit told as a vow ("every month I say this is the month I stick to a
- * budget"), a wish ("I'd love to be someone who stays calm") and another person's trait told with
- * the speaker in it ("she texts me three times if I'm ten minutes late"). The rules' own sets allow
- * no wrong side.
+ * budget") and a wish ("I'd love to be someone who stays calm"). The rules' own sets allow no
+ * wrong side.
  */
 const WRONG_ALLOWED: Record<string, number> = { 'fresh-chat': 1, 'fresh-sessions': 5, 'fresh-likes': 5 };
-const NONE_READ_ALLOWED: Record<string, number> = { 'fresh-sessions': 2 };
+const NONE_READ_ALLOWED: Record<string, number> = { 'fresh-sessions': 1 };
 
 describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(
   'the personality reader on %s',

@@ -1,6 +1,6 @@
 /**
  * The learned personality reader: a softmax regression over a message's marked words
- * (personality-features.ts), trained on messages nine writers wrote apart from the rule readers,
+ * (personality-features.ts), trained on messages ten writers wrote apart from the rule readers,
  * the phrase banks and the test sets (scripts/personality/train-*.jsonl; weights in
  * personality-model.json). It reads what the rules have no entry for: "I stayed late to finish her
  * slides" (agreeableness), "I skipped the holiday mixer and read by myself" (extraversion, low). A
