@@ -39,7 +39,7 @@ describe('the learned personality reader', () => {
     );
     expect(shipped).toEqual(JSON.parse(JSON.stringify(trained)));
     expect(personalityModel().threshold).toBe(trained.threshold);
-  }, 600_000);
+  }, 1_200_000);
 
   it('names the file and line of a bad training message', () => {
     const file = join(scratch, 'train-bad.jsonl');
