@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { InputError } from '../../errors/index.js';
 import { PERSONALITY_LABELS, probabilities } from './personality-classifier.js';
 import { messageFeatures } from './personality-features.js';
-import { fitWeights, type LabelledMessage } from './personality-training.js';
-import type { PersonalityModel } from './types.js';
+import { fitWeights } from './personality-training.js';
+import type { PersonalityModel, TrainingMessage } from './types.js';
 
 const Line = z.object({
   text: z.string().min(1),
@@ -18,7 +18,7 @@ const Line = z.object({
 });
 
 /** The messages of one JSON Lines file; a bad line is an error naming the file and line. */
-export function readTrainingFile(path: string): LabelledMessage[] {
+export function readTrainingFile(path: string): TrainingMessage[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .flatMap((line, i) => {
@@ -34,7 +34,7 @@ export function readTrainingFile(path: string): LabelledMessage[] {
         throw new InputError(path, `line ${i + 1}: ${parsed.error.issues[0]?.message ?? 'bad line'}`, {
           field: parsed.error.issues[0]?.path.join('.') ?? 'text',
         });
-      return [parsed.data as LabelledMessage];
+      return [parsed.data as TrainingMessage];
     });
 }
 

@@ -6,24 +6,7 @@
  * shipped messages train.
  */
 import { messageFeatures } from './personality-features.js';
-import type { PersonalityLabel, PersonalityModel } from './types.js';
-
-/** One training message. */
-export interface LabelledMessage {
-  text: string;
-  label: PersonalityLabel;
-  /** The message's features, when already read (messageFeatures of its text). */
-  features?: readonly string[];
-}
-
-/** Fitting settings. */
-export interface FitOptions {
-  iterations?: number;
-  learningRate?: number;
-  l2?: number;
-  /** Features seen in fewer messages are dropped. */
-  minCount?: number;
-}
+import type { FitOptions, PersonalityLabel, PersonalityModel, TrainingMessage } from './types.js';
 
 const DEFAULTS: Required<FitOptions> = { iterations: 300, learningRate: 0.05, l2: 3e-6, minCount: 2 };
 
@@ -33,7 +16,7 @@ const DEFAULTS: Required<FitOptions> = { iterations: 300, learningRate: 0.05, l2
  * @example fitWeights(messages, labels).weights['I:skip'] // one weight per label
  */
 export function fitWeights(
-  messages: readonly LabelledMessage[],
+  messages: readonly TrainingMessage[],
   labels: readonly PersonalityLabel[],
   options: FitOptions = {},
 ): Pick<PersonalityModel, 'bias' | 'weights'> {

@@ -34,6 +34,23 @@ export interface Frame {
 /** A label of the learned personality reader: a trait side ("extraversion+") or "none". */
 export type PersonalityLabel = `${BigFiveTrait}${'+' | '-'}` | 'none';
 
+/** One training message of the learned personality reader (scripts/personality/train-*.jsonl). */
+export interface TrainingMessage {
+  text: string;
+  label: PersonalityLabel;
+  /** The message's features, when already read (messageFeatures of its text). */
+  features?: readonly string[];
+}
+
+/** Settings of the learned personality reader's fit. */
+export interface FitOptions {
+  iterations?: number;
+  learningRate?: number;
+  l2?: number;
+  /** Features seen in fewer messages are dropped. */
+  minCount?: number;
+}
+
 /**
  * The learned personality reader's weights (personality-model.json), as the training script
  * (scripts/personality/train.ts) writes them: a softmax regression over message features.
