@@ -27,6 +27,19 @@ describe('the learned personality reader', () => {
     expect(messageFeatures('How do I stop panicking before exams?')).toEqual([]);
   });
 
+  it('reads a taste, a correction or a motto as no trait, and a habit of worry as one', () => {
+    for (const text of [
+      'I have always loved dumplings.',
+      'Sitcoms never get old for me.',
+      'Lately I cannot stand cilantro.',
+      'Island hopping is my favourite kind of holiday.',
+      'Correction: I said Friday for the pickup, I meant Tuesday.',
+      'Keep calm and carry on.',
+    ])
+      expect(modelLabel(text), text).toBe('none');
+    expect(modelLabel('I lay awake half the night worrying about the meeting.')).toBe('neuroticism+');
+  });
+
   it('reads nothing in a message with no statement', () => {
     expect(modelLabel('Could you convert two cups of flour to grams?')).toBe('none');
     expect(modelLabel('Thanks!')).toBe('none');

@@ -2,10 +2,10 @@
  * The learned personality reader: a softmax regression over a message's marked words
  * (personality-features.ts), trained on messages ten writers wrote apart from the rule readers,
  * the phrase banks and the test sets (scripts/personality/train-*.jsonl; weights in
- * personality-model.json). It reads what the rules have no entry for: "I stayed late to finish her
- * slides" (agreeableness), "I skipped the holiday mixer and read by myself" (extraversion, low). A
- * message shows at most one trait side this way, and only when the model gives it at least the
- * threshold chosen across writers for a corpus where most messages show no trait; otherwise it
+ * personality-model.json). It reads wording the rules have no entry for, from the words a trait
+ * side's messages share. A message shows at most one trait side this way, and only when the model
+ * gives it at least the threshold chosen across writers for a corpus where most messages show no
+ * trait (0.91 for the shipped weights: it reads few messages, and rarely a wrong one); otherwise it
  * shows nothing.
  */
 import { createRequire } from 'node:module';
@@ -66,7 +66,7 @@ export function personalityModel(): PersonalityModel {
 /**
  * The trait side the learned reader reads in a message, or "none".
  *
- * @example modelLabel('I skipped the office party and spent the evening reading alone.') // 'extraversion-'
+ * @example modelLabel('I lay awake half the night worrying about the meeting.') // 'neuroticism+'
  */
 export function modelLabel(text: string): PersonalityLabel {
   const shipped = personalityModel();
