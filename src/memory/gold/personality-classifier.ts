@@ -37,17 +37,25 @@ export function probabilities(
   return exp.map((e) => e / sum);
 }
 
+/** The most probable label for a feature list, with its probability. */
+export function topLabel(
+  model: Pick<PersonalityModel, 'bias' | 'weights'>,
+  features: readonly string[],
+): [PersonalityLabel, number] {
+  const p = probabilities(model, features);
+  let best = 0;
+  for (let k = 1; k < p.length; k++) if (p[k]! > p[best]!) best = k;
+  return [PERSONALITY_LABELS[best]!, p[best]!];
+}
+
 /** The label a model reads at a threshold ("none" below it). */
 export function readLabel(
   model: Pick<PersonalityModel, 'bias' | 'weights'>,
   features: readonly string[],
   threshold: number,
 ): PersonalityLabel {
-  const p = probabilities(model, features);
-  let best = 0;
-  for (let k = 1; k < p.length; k++) if (p[k]! > p[best]!) best = k;
-  const label = PERSONALITY_LABELS[best]!;
-  return label !== 'none' && p[best]! >= threshold ? label : 'none';
+  const [label, p] = topLabel(model, features);
+  return label !== 'none' && p >= threshold ? label : 'none';
 }
 
 let model: PersonalityModel | null = null;

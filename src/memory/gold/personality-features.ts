@@ -7,7 +7,7 @@
  * words said of someone else, denied or wished for.
  */
 import { createRequire } from 'node:module';
-import { CLAUSE_BREAKS } from './personality-match.js';
+import { CLAUSE_BREAKS, OPENERS } from './personality-match.js';
 import { type ParsedWord, parseSentences } from './personality-parse.js';
 
 /**
@@ -45,9 +45,6 @@ const subjectOf = (token: ParsedWord, next: ParsedWord | undefined): Subject | n
   if (token.pos === 'DET' && token.lower !== 'this' && token.lower !== 'that') return null;
   return 'O';
 };
-
-/** Words a sentence may open with before its verb: "honestly", "please", "so". */
-const OPENERS = new Set(['ADV', 'INTJ', 'CCONJ']);
 
 /** True when the sentence opens with a verb in its base form: "keep calm", "love a good party". */
 function opensWithBaseVerb(tokens: readonly ParsedWord[]): boolean {

@@ -18,7 +18,7 @@
  * "she helped me out").
  */
 import { framesStartingWith } from './personality-frame-lexicon.js';
-import { CLAUSE_BREAKS, matchAt, negatedAt, wordsOf } from './personality-match.js';
+import { CLAUSE_BREAKS, matchAt, negatedAt, OPENERS, wordsOf } from './personality-match.js';
 import type { ParsedWord } from './personality-parse.js';
 import { rejectedAt, stanceOf } from './personality-stance.js';
 import type { Frame, Vote } from './types.js';
@@ -137,9 +137,6 @@ export function speakerDoes(tokens: readonly ParsedWord[], at: number): boolean 
   }
   return subjectDropped(tokens);
 }
-
-/** Words a chat sentence may open with before its verb: "honestly spent the day…". */
-const OPENERS = new Set(['ADV', 'INTJ', 'CCONJ']);
 
 /**
  * True when the sentence leaves out its subject, as chat does: it opens with a verb in the past

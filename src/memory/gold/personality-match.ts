@@ -73,6 +73,9 @@ export function negatedAt(tokens: readonly ParsedWord[], at: number): boolean {
   return false;
 }
 
+/** Parts of speech a chat sentence may open with before its verb: "honestly spent the day…", "please keep…". */
+export const OPENERS = new Set(['ADV', 'INTJ', 'CCONJ']);
+
 /** Words that start a new clause, whose stance is its own: "I turned it down; a night in sounded better". */
 export const CLAUSE_BREAKS = new Set([
   'but',

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../errors/index.js';
-import { PERSONALITY_LABELS, probabilities } from './personality-classifier.js';
+import { PERSONALITY_LABELS, topLabel } from './personality-classifier.js';
 import { messageFeatures } from './personality-features.js';
 import { fitWeights } from './personality-training.js';
 import type { PersonalityModel, TrainingMessage } from './types.js';
@@ -84,12 +84,10 @@ export function trainPersonalityModel(folder: string): PersonalityModel {
     for (const message of heldOut) {
       if (message.label === 'none') noneTotal++;
       else traitTotal++;
-      const p = probabilities(model, message.features);
-      let best = 0;
-      for (let k = 1; k < p.length; k++) if (p[k]! > p[best]!) best = k;
-      const top = PERSONALITY_LABELS[best]!;
+      // One reading per message; each threshold only compares its probability.
+      const [top, p] = topLabel(model, message.features);
       THRESHOLDS.forEach((threshold, t) => {
-        const read = top !== 'none' && p[best]! >= threshold ? top : 'none';
+        const read = top !== 'none' && p >= threshold ? top : 'none';
         const row = tally[t]!;
         if (message.label === 'none') row.noneRead += read === 'none' ? 0 : 1;
         else if (read === message.label) row.hit++;
