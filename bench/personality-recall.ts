@@ -1,5 +1,5 @@
 /**
- * The personality readers (rules and learned) on the six sets of chat sentences written apart from them
+ * The personality readers (rules and learned) on the seven sets of chat sentences written apart from them
  * (test/memory/personality-sets.ts): per set, sentences read on the intended side (recall), on
  * the other side, and no-trait sentences read as a trait. Prints JSON; --list adds the sentences
  * read wrong or missed.

@@ -15,6 +15,10 @@ describe('topics read with the speaker’s stance', () => {
     expect(side("I don't really enjoy parties.", 'extraversion')).toBe(-1);
     expect(side("I'd rather stay in than go out.", 'extraversion')).toBe(-1);
     expect(side("I'd rather lose an argument than upset anyone.", 'agreeableness')).toBe(1);
+    // What nothing beats is what the speaker likes best: its "nothing" denies nothing.
+    expect(side('Nothing makes me happier than a big party with all my friends.', 'extraversion')).toBe(1);
+    expect(side('Nothing relaxes me like a big party with all my friends.', 'extraversion')).toBe(1);
+    expect(side('Nothing beats a crowded dance floor on a Friday.', 'extraversion')).not.toBe(-1);
   });
 
   it('reads nothing without a stance, about someone else, or in a question', () => {
@@ -51,7 +55,14 @@ describe('acts and self-descriptions', () => {
   it('reads no act someone else does, one wished for, or one the speaker rejects', () => {
     expect(side('My boss panics about every deadline.', 'neuroticism')).toBe(0);
     expect(side('I want to get organised this year.', 'conscientiousness')).toBe(0);
+    expect(side("I'd love to be the kind of person who keeps calm in a crisis.", 'neuroticism')).toBe(0);
     expect(side("I can't stand leaving things till the last minute.", 'conscientiousness')).toBe(0);
+    // An act done to the speaker is the doer's: "shouted at me" is not the speaker shouting.
+    expect(side('The driver shouted at me for no reason.', 'agreeableness')).toBe(0);
+    expect(side('I shouted at the driver for no reason.', 'agreeableness')).toBe(-1);
+    // A rejected alternative ("instead of …", "rather than …") is what the speaker did not do.
+    expect(side('Instead of shouting at the driver I let it go.', 'agreeableness')).not.toBe(-1);
+    expect(side('Rather than panicking, I made a list and rang the bank.', 'neuroticism')).not.toBe(1);
   });
 
   it('reads a marker adjective said of the speaker, turned around when denied', () => {

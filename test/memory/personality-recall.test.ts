@@ -3,7 +3,7 @@ import { BIG_FIVE_TRAITS } from '../../src/schemas/common.js';
 import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
 
 /**
- * The personality readers' recall and precision on six sets of natural chat sentences written
+ * The personality readers' recall and precision on seven sets of natural chat sentences written
  * apart from them and from every phrase bank that writes the offline style (./personality-sets.ts).
  * `npx tsx bench/personality-recall.ts` prints the same figures.
  */
@@ -13,26 +13,34 @@ import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
  * rules' frames and the held-out set's misses widened them; the model-style turns were written
  * after both; the fresh chat and session sets were written before the learned reader was wired in
  * (and read with earlier models of it); the fresh likes set was written alongside the learned
- * reader's taste and offline-register training messages by a writer who read neither, and no change
- * was tuned on it. Their figures are the ones to expect on unseen text.
+ * reader's taste and offline-register training messages by a writer who read neither; the fresh
+ * turns set (several sentences, one of them a trait's) was committed before the reader changes it
+ * measures (34 on the side, 6 on the other before them). Their figures are the ones to expect on
+ * unseen text.
  */
 const RECALL_FLOOR: Record<string, number> = {
-  paraphrases: 106,
-  heldout: 80,
-  'model-turns': 53,
-  'fresh-chat': 54,
-  'fresh-sessions': 64,
-  'fresh-likes': 34,
+  paraphrases: 110,
+  heldout: 86,
+  'model-turns': 56,
+  'fresh-chat': 61,
+  'fresh-sessions': 69,
+  'fresh-likes': 42,
+  'fresh-turns': 40,
 };
 /**
  * Sentences read on the wrong side, and no-trait sentences read as a trait, that an untouched set
  * shows and no change was allowed to fix by reading them: contrasts read backwards ("isn't a quiet
- * night in — it's getting out", "instead of snapping back", "than a last-minute push", "it isn't that
- * I dislike people"), a habit told as a vow ("every month I say this is the month I stick to a
- * budget") and a wish ("I'd love to be someone who stays calm"). The rules' own sets allow no
- * wrong side.
+ * night in — it's getting out", "than a last-minute push", "it isn't that I dislike people",
+ * "barely bothered me", "not about to start experimenting"), a habit told as a vow ("every month I
+ * say this is the month I stick to a budget") and somebody else's worry read as the speaker's ("my
+ * roommate is such a worrier"). The rules' own sets allow no wrong side.
  */
-const WRONG_ALLOWED: Record<string, number> = { 'fresh-chat': 1, 'fresh-sessions': 5, 'fresh-likes': 5 };
+const WRONG_ALLOWED: Record<string, number> = {
+  'fresh-chat': 1,
+  'fresh-sessions': 4,
+  'fresh-likes': 4,
+  'fresh-turns': 4,
+};
 const NONE_READ_ALLOWED: Record<string, number> = { 'fresh-sessions': 1 };
 
 describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(

@@ -1,10 +1,11 @@
 /**
  * What the learned personality reader (personality-classifier.ts) sees of a message: the words of
  * its statements, each marked with who its clause is about and whether it is denied, wished for
- * or a condition. "I skipped the party" gives `I:skip` and `I:party`; "my sister skipped the
- * party" gives `M:skip`; "I didn't skip it" gives `I!skip`. Questions give nothing: asking how to
- * stop panicking shows no panic. The marks let the model tell a habit of the speaker from the same
- * words said of someone else, denied or wished for.
+ * or a condition, and the runs of two and three words of a clause. "I skipped the party" gives
+ * `I:skip` and `I:party`; "my sister skipped the party" gives `M:skip`; "I didn't skip it" gives
+ * `I!skip`. Questions give nothing: asking how to stop panicking shows no panic. The marks let
+ * the model tell a habit of the speaker from the same words said of someone else, denied or wished
+ * for.
  */
 import { createRequire } from 'node:module';
 import { CLAUSE_BREAKS, OPENERS } from './personality-match.js';
@@ -62,10 +63,11 @@ function sentenceFeatures(tokens: readonly ParsedWord[], out: Set<string>): void
   let wish = false;
   let condition = false;
   let previous = '';
+  let earlier = '';
   tokens.forEach((token, i) => {
     if (token.pos === 'PUNCT' || CLAUSE_BREAKS.has(token.lower) || token.lower === 'and') {
       // A new clause keeps its subject until it names one ("I stayed late and finished her slides").
-      [verbSeen, subjectSet, wish, condition, previous] = [false, false, false, false, ''];
+      [verbSeen, subjectSet, wish, condition, previous, earlier] = [false, false, false, false, '', ''];
       if (token.pos === 'PUNCT') subject = 'D';
       return;
     }
@@ -90,7 +92,9 @@ function sentenceFeatures(tokens: readonly ParsedWord[], out: Set<string>): void
     const valence = AFINN[token.lower] ?? AFINN[lemma] ?? 0;
     if (valence !== 0) out.add(`${mark}:${valence > 0 ? 'good' : 'bad'}`);
     if (previous !== '') out.add(`${token.negated ? '!' : ''}${previous}_${lemma}`);
-    previous = lemma;
+    // Three words in a row say what two cannot: "keep_head_down", "say_very_little".
+    if (earlier !== '' && previous !== '') out.add(`${earlier}_${previous}_${lemma}`);
+    [earlier, previous] = [previous, lemma];
   });
 }
 

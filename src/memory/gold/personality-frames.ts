@@ -89,7 +89,7 @@ const GAP_POS = new Set(['ADV', 'PART', 'DET']);
  * True when a wish word stands before `at` in its clause: "I want to get organised", "I'd love a
  * checklist", "how do I stop panicking".
  */
-function wishedAt(tokens: readonly ParsedWord[], at: number): boolean {
+export function wishedAt(tokens: readonly ParsedWord[], at: number): boolean {
   for (let j = at - 1; j >= 0; j--) {
     const token = tokens[j]!;
     if (token.pos === 'PUNCT' || CLAUSE_BREAKS.has(token.lower)) return false;
@@ -190,9 +190,16 @@ export function frameVotes(sentence: readonly ParsedWord[], condition: readonly 
       .slice(start, end)
       .map((token) => token.lower)
       .join(' ');
-    const names = tokens
-      .slice(Math.max(0, start - 1), end + 1)
-      .some((token) => SPEAKER.has(token.lower) || token.lower === 'my');
+    // The speaker right after the act is its owner ("lost my temper") or who feels it ("rattles me");
+    // after a preposition they are its target, and the act somebody else's ("snapped at me").
+    const after = tokens[end]?.lower ?? '';
+    const aimedAt = tokens[end - 1]?.pos === 'ADP';
+    const names =
+      tokens
+        .slice(Math.max(0, start - 1), end)
+        .some((token) => SPEAKER.has(token.lower) || token.lower === 'my') ||
+      after === 'my' ||
+      (!aimedAt && SPEAKER.has(after));
     const negated = negatedAt(tokens, start);
     if (frame.kind === 'topic') {
       // A topic said as a denied verb turns around: "my taste hasn't changed and I'm happy with that".

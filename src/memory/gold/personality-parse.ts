@@ -15,6 +15,28 @@ export interface ParsedWord {
   negated: boolean;
 }
 
+/** Words that end a rejected alternative: a new subject or clause ("instead of arguing I let it go"). */
+const ALTERNATIVE_ENDS = new Set(['PUNCT', 'CCONJ', 'SCONJ']);
+const SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they', 'you', 'it']);
+
+/**
+ * Marks a rejected alternative as negated: what follows "instead of" or "rather than" (and "than"
+ * after "rather": "I'd rather stay in than go out") up to the next clause is what the speaker did
+ * not do. "Instead of snapping back I asked if she was okay" snaps at no one.
+ */
+function markAlternatives(words: ParsedWord[]): ParsedWord[] {
+  let open = false;
+  let rather = false;
+  words.forEach((word, i) => {
+    const previous = words[i - 1]?.lower;
+    if (open && (ALTERNATIVE_ENDS.has(word.pos) || SUBJECTS.has(word.lower))) open = false;
+    if (open) word.negated = true;
+    if (word.lower === 'rather') rather = true;
+    if ((word.lower === 'of' && previous === 'instead') || (word.lower === 'than' && rather)) open = true;
+  });
+  return words;
+}
+
 const parsed = new Map<string, ParsedWord[][]>();
 const CACHE = 4096;
 
@@ -52,7 +74,7 @@ export function parseSentences(text: string): ParsedWord[][] {
           .replace(/(.)'s$/, '$1');
         words.push({ lower, lemma, pos: token.out(its.pos) as string, negated });
       });
-      sentences.push(words);
+      sentences.push(markAlternatives(words));
     });
   if (parsed.size >= CACHE) parsed.clear();
   parsed.set(text, sentences);

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { BIG_FIVE_TRAITS, type BigFive, type BigFiveTrait } from '../../schemas/common.js';
 import { modelVote } from './personality-classifier.js';
 import { frameTriggers } from './personality-frame-lexicon.js';
-import { frameVotes, speakerDoes, subjectDropped } from './personality-frames.js';
+import { frameVotes, speakerDoes, subjectDropped, wishedAt } from './personality-frames.js';
 import { cueStem, personalityCues } from './personality-lexicon.js';
 import { type ParsedWord, parseSentences } from './personality-parse.js';
 import type { MessageReading, Vote } from './types.js';
@@ -117,7 +117,8 @@ export function sentenceVotes(tokens: readonly ParsedWord[]): Vote[] {
     // A negated cue shows nothing: "do not waste my time" is no sign of order, "no rush" none of calm.
     const cue = token.lemma.length <= stem.length + 3 ? cues.get(stem) : undefined;
     // A cue is the speaker's when they are its subject: "my mum worries about everything" is hers.
-    if (cue !== undefined && !token.negated && speakerDoes(tokens, i))
+    // A cue wished for is not had: "I'd love to be someone who stays calm", "I want to be tidier".
+    if (cue !== undefined && !token.negated && speakerDoes(tokens, i) && !wishedAt(tokens, i))
       votes.push({ ...cue, word: token.lower });
     // "I am / feel / get <negative state>", "it made me <state>": a self-reported negative feeling;
     // denied ("I wasn't bothered", "it didn't make me nervous") it shows calm. "I am sorry for the

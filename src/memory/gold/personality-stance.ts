@@ -1,7 +1,7 @@
 /**
  * The speaker's stance in a sentence, for the frame reader's topics (personality-frames.ts):
- * words for and against, a preference turned around ("rather X than Y"), and which stance word
- * speaks for a topic (the nearest in its clause, with no other verb between).
+ * words for and against, a preference turned around ("rather X than Y"), what nothing beats, and
+ * which stance word speaks for a topic (the nearest in its clause, with no other verb between).
  */
 import { clausesOf, matchAt, negatedAt } from './personality-match.js';
 import type { ParsedWord } from './personality-parse.js';
@@ -87,6 +87,26 @@ function turnOf(tokens: readonly ParsedWord[]): number {
   return -1;
 }
 
+/** Words that open a sentence naming nothing as good as what follows: "nothing beats X". */
+const NONE_BETTER = new Set(['nothing', 'nobody', 'nowhere']);
+const BEATS = new Set(['beat', 'top', 'compare']);
+
+/**
+ * The index after which a sentence names what the speaker likes best, or −1: "nothing makes me
+ * happier than X", "nothing recharges me like X", "nothing beats X". Its "nothing" is no denial.
+ */
+function bestAfter(tokens: readonly ParsedWord[]): number {
+  const first = tokens.findIndex((token) => token.pos !== 'PUNCT');
+  if (!NONE_BETTER.has(tokens[first]?.lower ?? '')) return -1;
+  if (BEATS.has(tokens[first + 1]?.lemma ?? '')) return first + 1;
+  for (let i = first + 2; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.pos === 'PUNCT') return -1;
+    if (token.lower === 'than' || (token.lower === 'like' && token.pos !== 'VERB')) return i;
+  }
+  return -1;
+}
+
 /**
  * The speaker's stance on the words from `start` to `end`: +1 for, −1 against, 0 none. A
  * preference turned around gives the side of the turn ("rather X than Y"); otherwise the stance
@@ -96,6 +116,8 @@ export function stanceOf(
   tokens: readonly ParsedWord[],
   outside: (i: number) => boolean,
 ): (start: number, end: number) => number {
+  const best = bestAfter(tokens);
+  if (best > 0) return (start) => (start > best ? 1 : 0);
   const turn = turnOf(tokens);
   // "I'd rather lose an argument than hurt anyone": what the speaker would rather lose, they are against.
   const lost = (start: number) => [1, 2].some((back) => LOSSES.has(tokens[start - back]?.lemma ?? ''));
