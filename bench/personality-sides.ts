@@ -26,7 +26,7 @@ import { indexPlan } from '../src/memory/gold/plan-index.js';
 import { BIG_FIVE_TRAITS } from '../src/schemas/common.js';
 import { decodeUserMemoryRecord } from '../src/schemas/memory-record-codec.js';
 import type { UserPlan } from '../src/schemas/plan.js';
-import { STYLE_CLAUSES } from '../src/synth/offline/style-clauses.js';
+import { bankOf } from '../test/memory/style-bank-match.js';
 
 const dir = process.argv[2];
 if (dir === undefined) throw new Error('usage: personality-sides.ts <run-dir> [--list]');
@@ -35,27 +35,6 @@ const list = process.argv.includes('--list');
 const reread = process.argv.includes('--reread');
 const limitAt = process.argv.indexOf('--limit');
 const limit = limitAt > 0 ? Number(process.argv[limitAt + 1]) : Number.POSITIVE_INFINITY;
-
-/** Letters and digits only: a parsed sentence ("i am sorry , and thank you") meets its phrase. */
-const bare = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** A bank phrase as a regex over a bare sentence (slots and alternatives as wildcards). */
-const bankPatterns = Object.entries(STYLE_CLAUSES).flatMap(([bank, phrases]) =>
-  (phrases as readonly string[]).map((phrase) => {
-    const body = phrase
-      .split(/(\{[^}]+\}|\[[^\]]*\])/)
-      .map((part) =>
-        part.startsWith('{')
-          ? '.+?'
-          : part.startsWith('[')
-            ? `(?:${part.slice(1, -1).split('|').map(bare).join('|')})`
-            : bare(part),
-      )
-      .join('');
-    return { bank, re: new RegExp(body) };
-  }),
-);
-const bankOf = (sentence: string) => bankPatterns.find((p) => p.re.test(bare(sentence)))?.bank ?? null;
 
 /** The votes of one sentence, as the reader counts them. */
 const sentenceCues = (text: string) =>

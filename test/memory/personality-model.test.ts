@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { modelLabel, personalityModel } from '../../src/memory/gold/personality-classifier.js';
 import { messageFeatures } from '../../src/memory/gold/personality-features.js';
 import { readTrainingFile, trainPersonalityModel } from '../../src/memory/gold/personality-train-model.js';
+import { PERSONALITY_SETS } from './personality-sets.js';
+import { bankOf, bare, sentencesOf } from './style-bank-match.js';
 
 /**
  * The learned personality reader (src/memory/gold/personality-classifier.ts): its features mark who
@@ -53,6 +55,26 @@ describe('the learned personality reader', () => {
     expect(shipped).toEqual(JSON.parse(JSON.stringify(trained)));
     expect(personalityModel().threshold).toBe(trained.threshold);
   }, 1_200_000);
+
+  it('trains on no sentence of a test set and none a style bank wrote', () => {
+    // Sentences long enough to be somebody's words, not "Thanks!" or "It rained."
+    const tested = new Set(
+      PERSONALITY_SETS.flatMap((set) => [...Object.values(set.shows).flat(), ...set.none])
+        .flatMap(sentencesOf)
+        .map(bare)
+        .filter((sentence) => sentence.length > 25),
+    );
+    const files = readdirSync(TRAIN).filter((name) => /^train-.*\.jsonl$/.test(name));
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    const shared = files.flatMap((name) =>
+      readTrainingFile(join(TRAIN, name)).flatMap((message) =>
+        sentencesOf(message.text)
+          .filter((sentence) => tested.has(bare(sentence)) || bankOf(sentence) !== null)
+          .map((sentence) => `${name}: ${sentence}`),
+      ),
+    );
+    expect(shared).toEqual([]);
+  });
 
   it('names the file and line of a bad training message', () => {
     const file = join(scratch, 'train-bad.jsonl');

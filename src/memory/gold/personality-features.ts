@@ -3,9 +3,9 @@
  * its statements, each marked with who its clause is about and whether it is denied, wished for
  * or a condition, and the runs of two and three words of a clause. "I skipped the party" gives
  * `I:skip` and `I:party`; "my sister skipped the party" gives `M:skip`; "I didn't skip it" gives
- * `I!skip`. Questions give nothing: asking how to stop panicking shows no panic. The marks let
- * the model tell a habit of the speaker from the same words said of someone else, denied or wished
- * for.
+ * `I!skip`; a word in a clause of condition or time gives only its marked form. Questions give
+ * nothing: asking how to stop panicking shows no panic. The marks let the model tell a habit of the
+ * speaker from the same words said of someone else, denied, wished for or conditional.
  */
 import { createRequire } from 'node:module';
 import { CLAUSE_BREAKS, OPENERS } from './personality-match.js';
@@ -87,8 +87,11 @@ function sentenceFeatures(tokens: readonly ParsedWord[], out: Set<string>): void
     const lemma = token.pos === 'NUM' ? 'num' : token.lemma.replace(/[^a-z0-9']/g, '');
     if (lemma.length < 2) return;
     const mark = `${subject}${token.negated ? '!' : ''}${wish ? 'w' : ''}${condition ? 'c' : ''}`;
-    out.add(lemma);
     out.add(`${mark}:${lemma}`);
+    // A word in a clause of condition or time is only itself there: "before I forget" and "when
+    // I'm stressed" lend nothing to "I forget things" or "I'm stressed".
+    if (condition) return;
+    out.add(lemma);
     const valence = AFINN[token.lower] ?? AFINN[lemma] ?? 0;
     if (valence !== 0) out.add(`${mark}:${valence > 0 ? 'good' : 'bad'}`);
     if (previous !== '') out.add(`${token.negated ? '!' : ''}${previous}_${lemma}`);
