@@ -19,12 +19,12 @@ import { noTraitRead, PERSONALITY_SETS, tallySet } from './personality-sets.js';
  * Their figures are the ones to expect on unseen text.
  */
 const RECALL_FLOOR: Record<string, number> = {
-  paraphrases: 114,
+  paraphrases: 115,
   heldout: 90,
   'model-turns': 60,
   'fresh-chat': 66,
   'fresh-sessions': 74,
-  'fresh-likes': 49,
+  'fresh-likes': 50,
   'fresh-turns': 52,
 };
 /**

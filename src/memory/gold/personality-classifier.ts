@@ -1,6 +1,6 @@
 /**
  * The learned personality reader: a softmax regression over a message's marked words
- * (personality-features.ts), trained on messages fifteen writers wrote apart from the rule readers,
+ * (personality-features.ts), trained on messages sixteen writers wrote apart from the rule readers,
  * the phrase banks and the test sets (scripts/personality/train-*.jsonl; weights in
  * personality-model.json). It reads wording the rules have no entry for, from the words a trait
  * side's messages share. A message shows at most one trait side this way, and only when the model
