@@ -5,8 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { modelLabel, personalityModel } from '../../src/memory/gold/personality-classifier.js';
 import { messageFeatures } from '../../src/memory/gold/personality-features.js';
 import { readTrainingFile, trainPersonalityModel } from '../../src/memory/gold/personality-train-model.js';
+import { splitSentences } from '../../src/synth/grammar.js';
 import { PERSONALITY_SETS } from './personality-sets.js';
-import { bankOf, bare, sentencesOf } from './style-bank-match.js';
+import { bankOf, bare } from './style-bank-match.js';
 
 /**
  * The learned personality reader (src/memory/gold/personality-classifier.ts): its features mark who
@@ -60,7 +61,7 @@ describe('the learned personality reader', () => {
     // Sentences long enough to be somebody's words, not "Thanks!" or "It rained."
     const tested = new Set(
       PERSONALITY_SETS.flatMap((set) => [...Object.values(set.shows).flat(), ...set.none])
-        .flatMap(sentencesOf)
+        .flatMap(splitSentences)
         .map(bare)
         .filter((sentence) => sentence.length > 25),
     );
@@ -68,7 +69,7 @@ describe('the learned personality reader', () => {
     expect(files.length).toBeGreaterThanOrEqual(10);
     const shared = files.flatMap((name) =>
       readTrainingFile(join(TRAIN, name)).flatMap((message) =>
-        sentencesOf(message.text)
+        splitSentences(message.text)
           .filter((sentence) => tested.has(bare(sentence)) || bankOf(sentence) !== null)
           .map((sentence) => `${name}: ${sentence}`),
       ),

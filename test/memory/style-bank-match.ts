@@ -33,6 +33,3 @@ const bankPatterns = Object.entries(STYLE_CLAUSES).flatMap(([bank, phrases]) =>
  */
 export const bankOf = (sentence: string): string | null =>
   bankPatterns.find((p) => p.re.test(bare(sentence)))?.bank ?? null;
-
-/** The sentences of a message, split at end punctuation. */
-export const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+/);
